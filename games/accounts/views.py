@@ -1,0 +1,104 @@
+"""Sign up, log in, profile: Django's own auth, with a clear answer to every bad input."""
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods
+
+from games.accounts.forms import ProfileForm, SignUpForm, ThrottledLoginForm
+from games.models import Profile
+
+# A form sent back with errors is a client error: say so with 400, not 200.
+BAD_INPUT = 400
+TOO_MANY_REQUESTS = 429
+
+
+class InvalidFormStatusMixin:
+    """Answer an invalid form with 400 rather than 200."""
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        response.status_code = BAD_INPUT
+        return response
+
+
+class LoginView(auth_views.LoginView):
+    """Log in; answer 400 to a wrong password and 429 once guesses are throttled."""
+
+    form_class = ThrottledLoginForm
+    redirect_authenticated_user = True
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        response.status_code = TOO_MANY_REQUESTS if form.throttled else BAD_INPUT
+        return response
+
+
+class PasswordChangeView(InvalidFormStatusMixin, auth_views.PasswordChangeView):
+    """Change the password, then say so on the profile page."""
+
+    success_url = reverse_lazy("profile")
+
+    def form_valid(self, form):
+        messages.success(self.request, "Your password has been changed.")
+        return super().form_valid(form)
+
+
+class PasswordResetView(InvalidFormStatusMixin, auth_views.PasswordResetView):
+    """Send a reset link, without telling whether the address has an account."""
+
+
+class PasswordResetConfirmView(InvalidFormStatusMixin, auth_views.PasswordResetConfirmView):
+    """Set a new password from an e-mailed link."""
+
+
+def _safe_next(request: HttpRequest) -> str | None:
+    candidate = request.POST.get("next") or request.GET.get("next")
+    if candidate and url_has_allowed_host_and_scheme(
+        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return candidate
+    return None
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account and log straight in."""
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            user = form.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome, {user.profile.display_name}!")
+            return redirect(_safe_next(request) or "home")
+        return render(
+            request,
+            "registration/signup.html",
+            {"form": form, "next": _safe_next(request)},
+            status=BAD_INPUT,
+        )
+    return render(request, "registration/signup.html", {"form": form, "next": _safe_next(request)})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request: HttpRequest) -> HttpResponse:
+    """Show and edit the player's display name."""
+    own_profile, _ = Profile.objects.get_or_create(
+        user=request.user, defaults={"display_name": request.user.get_username()}
+    )
+    form = ProfileForm(request.POST or None, instance=own_profile)
+    if request.method == "POST":
+        if form.is_valid():
+            form.save()
+            messages.success(request, "Your profile has been saved.")
+            return redirect("profile")
+        return render(request, "accounts/profile.html", {"form": form}, status=BAD_INPUT)
+    return render(request, "accounts/profile.html", {"form": form})

@@ -1,0 +1,28 @@
+"""Players and their profiles."""
+
+from django.conf import settings
+from django.db import models
+
+
+class Profile(models.Model):
+    """What a player shows of themselves at the table."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    display_name = models.CharField(
+        max_length=40,
+        help_text="The name other players see at the table.",
+    )
+
+    def __str__(self) -> str:
+        return self.display_name
+
+
+def display_name_of(user: settings.AUTH_USER_MODEL) -> str:
+    """Return the name a user shows at the table, falling back to the username."""
+    try:
+        name = user.profile.display_name
+    except Profile.DoesNotExist:
+        name = ""
+    return name or user.get_username()
