@@ -1,0 +1,157 @@
+"""Bots: each sees only its seat's view and answers with a decision value."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from .cards import CARDS, HEARTS_MASK, QS_INDEX, QS_MASK, SUIT_MASKS, indices_of
+from .errors import WrongPhase
+from .record import moon_decision, pass_decision, play_decision
+from .state import MOON, PASSING, PLAYING, Match
+from .views import SeatView
+
+HIGH_SPADES = QS_MASK | QS_MASK << 1 | QS_MASK << 2  # Q♠ K♠ A♠
+
+
+class Bot(Protocol):
+    """Anything that turns a seat's view into a decision value."""
+
+    def choose(self, view: SeatView) -> dict[str, Any]: ...
+
+
+def _top(mask: int) -> int:
+    return mask.bit_length() - 1
+
+
+def _by_rank(mask: int, highest: bool) -> int:
+    """Return the card of highest (or lowest) rank in a set, whatever its suit."""
+    pick = max if highest else min
+    return pick(indices_of(mask), key=lambda i: (i % 13, i))
+
+
+def moon_choice(view: SeatView) -> str:
+    """Return the option that leaves the shooter best placed, winning outright if it can (R4.6)."""
+    me, target = view.seat, view.rules.target
+    best_key, best = None, "subtract"
+    for option in ("subtract", "add"):
+        totals = [
+            t + (-26 if s == me else 0) if option == "subtract" else t + (0 if s == me else 26)
+            for s, t in enumerate(view.totals)
+        ]
+        ended = max(totals) >= target
+        others = min(t for s, t in enumerate(totals) if s != me)
+        outright = ended and totals[me] < others
+        shared = ended and totals[me] <= others
+        lost = ended and not shared
+        key = (outright, shared, not lost, others - totals[me])
+        if best_key is None or key > best_key:
+            best_key, best = key, option
+    return best
+
+
+class BaselineBot:
+    """A simple, always-legal player: pass danger, duck under the winner, shed danger when void."""
+
+    def choose(self, view: SeatView) -> dict[str, Any]:
+        """Return this bot's decision for its seat's view."""
+        if view.phase == PASSING:
+            return pass_decision(view.seat, self.choose_pass(view))
+        if view.phase == MOON:
+            return moon_decision(view.seat, moon_choice(view))
+        if view.phase == PLAYING and view.my_turn:
+            return play_decision(view.seat, CARDS[self.choose_play(view)])
+        raise WrongPhase("There is nothing for this seat to decide now")
+
+    def choose_pass(self, view: SeatView) -> list[str]:
+        """Return the three most dangerous cards: high spades, then high hearts, then high cards."""
+
+        def danger(i: int) -> tuple[int, int]:
+            bit = 1 << i
+            group = 2 if bit & HIGH_SPADES else 1 if bit & HEARTS_MASK else 0
+            return (group, i % 13)
+
+        ranked = sorted(indices_of(view.hand_mask), key=danger, reverse=True)
+        return [CARDS[i].text for i in ranked[:3]]
+
+    def choose_play(self, view: SeatView) -> int:
+        """Return the index of the card to play."""
+        legal = view.legal_mask
+        if legal & (legal - 1) == 0:
+            return _top(legal)
+        if not view.trick:
+            # Lead low, and never lead the spades that could draw the Q♠ onto us.
+            safe = legal & ~HIGH_SPADES
+            return _by_rank(safe or legal, highest=False)
+        lead_suit = view.trick[0].card.index // 13
+        lead_mask = SUIT_MASKS[lead_suit]
+        trick_mask = 0
+        for played in view.trick:
+            trick_mask |= 1 << played.card.index
+        winning = _top(trick_mask & lead_mask)
+        if legal & lead_mask:
+            under = legal & ((1 << winning) - 1)
+            if under:
+                return _top(under)  # duck with the highest card that still loses
+            # We take this trick anyway (unless someone overtakes): spend the highest card,
+            # but not the Q♠ on our own trick.
+            return _top(legal & ~QS_MASK or legal)
+        # Void in the suit led: shed the Q♠, then high spades, then hearts, then high cards.
+        if legal & QS_MASK:
+            return QS_INDEX
+        high_spades = legal & HIGH_SPADES
+        if high_spades:
+            return _top(high_spades)
+        if legal & HEARTS_MASK:
+            return _top(legal & HEARTS_MASK)
+        return _by_rank(legal, highest=True)
+
+
+class RandomBot:
+    """A player choosing uniformly among legal decisions, from its own seeded Random."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: SeatView) -> dict[str, Any]:
+        """Return a uniformly random legal decision for the seat's view."""
+        if view.phase == PASSING:
+            return pass_decision(view.seat, self.rng.sample(view.hand, 3))
+        if view.phase == MOON:
+            return moon_decision(view.seat, self.rng.choice(("subtract", "add")))
+        if view.phase == PLAYING and view.my_turn:
+            return play_decision(view.seat, self.rng.choice(view.legal))
+        raise WrongPhase("There is nothing for this seat to decide now")
+
+
+def play_hand(
+    match: Match,
+    bots: Sequence[Bot],
+    on_decision: Callable[[dict[str, Any]], None] | None = None,
+) -> None:
+    """Let the bots decide, each from its own view, until the current hand is scored."""
+    while match.phase in (PASSING, PLAYING, MOON):
+        for seat in match.to_act():
+            decision = bots[seat].choose(match.view(seat))
+            match.apply(decision)
+            if on_decision is not None:
+                on_decision(decision)
+
+
+def random_playout(match: Match, rng: random.Random) -> None:
+    """Finish the current hand with uniformly random legal decisions, through the trusting door."""
+    random_ = rng.random
+    if match.phase == PASSING:
+        for seat in match.to_act():
+            picks = rng.sample(indices_of(match.hands[seat]), 3)
+            match.pass_fast(seat, 1 << picks[0] | 1 << picks[1] | 1 << picks[2])
+    legal_mask, play = match.legal_mask, match.play_fast
+    while match.phase == PLAYING:
+        legal = legal_mask()
+        # Drop a uniformly random number of low bits; the lowest remaining bit is the pick.
+        for _ in range(int(random_() * legal.bit_count())):
+            legal &= legal - 1
+        play((legal & -legal).bit_length() - 1)
+    if match.phase == MOON:
+        match.moon_fast("subtract" if random_() < 0.5 else "add")

@@ -1,0 +1,158 @@
+"""Decisions as JSON values, replay from (rules, deals, decisions), and compact snapshots."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .cards import TEXTS, Card, index_of, text_of_mask
+from .deal import Deal
+from .errors import BadDecision, BadSnapshot, EngineError
+from .rules import RuleSet
+from .state import HAND_OVER, MOON, PASSING, PHASES, Match, ScoreRow
+
+SNAPSHOT_VERSION = 1
+
+
+def pass_decision(seat: int, cards: Iterable[Card | str]) -> dict[str, Any]:
+    """Return the decision value for a pass."""
+    return {"type": "pass", "seat": seat, "cards": [str(c) for c in cards]}
+
+
+def play_decision(seat: int, card: Card | str) -> dict[str, Any]:
+    """Return the decision value for a play."""
+    return {"type": "play", "seat": seat, "card": str(card)}
+
+
+def moon_decision(seat: int, option: str) -> dict[str, Any]:
+    """Return the decision value for a moon choice."""
+    return {"type": "moon", "seat": seat, "option": option}
+
+
+def apply_decision(match: Match, decision: dict[str, Any], checked: bool = True) -> None:
+    """Apply one decision value through the checked or the trusting door."""
+    if not isinstance(decision, dict):
+        raise BadDecision(f"A decision must be an object, not {type(decision).__name__}")
+    kind = decision.get("type")
+    seat = decision.get("seat")
+    if type(seat) is not int:
+        raise BadDecision(f"A decision needs a seat number, not {seat!r}")
+    if kind == "play":
+        card = decision.get("card")
+        if checked:
+            match.play(seat, card)  # type: ignore[arg-type]
+        else:
+            match.play_fast(index_of(card))  # type: ignore[arg-type]
+    elif kind == "pass":
+        cards = decision.get("cards")
+        if not isinstance(cards, list):
+            raise BadDecision("A pass decision needs a list of cards")
+        if checked:
+            match.pass_cards(seat, cards)
+        else:
+            mask = 0
+            for c in cards:
+                mask |= 1 << index_of(c)
+            match.pass_fast(seat, mask)
+    elif kind == "moon":
+        option = decision.get("option")
+        if checked:
+            match.choose_moon(seat, option)  # type: ignore[arg-type]
+        else:
+            match.moon_fast(option)  # type: ignore[arg-type]
+    else:
+        raise BadDecision(f"Unknown decision type {kind!r}: use pass, play or moon")
+
+
+def replay(
+    rules: RuleSet,
+    deals: Sequence[Deal | dict[str, Any]],
+    decisions: Iterable[dict[str, Any]],
+    checked: bool = True,
+) -> Match:
+    """Rebuild a match: each deal starts the next hand as soon as the one before is over (R6.2)."""
+    match = Match(rules)
+    pending = [d if isinstance(d, Deal) else Deal.from_dict(rules, d) for d in deals]
+    pending.reverse()
+    for number, decision in enumerate(decisions):
+        if match.phase == HAND_OVER:
+            if not pending:
+                raise BadSnapshot(f"Decision {number} needs the deal of hand {match.hand_no + 1}")
+            match.start_hand(pending.pop())
+        apply_decision(match, decision, checked)
+    while pending and match.phase == HAND_OVER:
+        match.start_hand(pending.pop())
+    if pending:
+        raise BadSnapshot(f"{len(pending)} deal(s) left over: hand {match.hand_no} is not over")
+    return match
+
+
+def snapshot(match: Match) -> dict[str, Any]:
+    """Return the compact JSON form of a match: rules, score sheet, and this hand's record."""
+    plays = [TEXTS[c] for _, cards, _ in match.tricks for c in cards]
+    plays.extend(TEXTS[c] for c in match.trick)
+    return {
+        "v": SNAPSHOT_VERSION,
+        "rules": match.rules.to_dict(),
+        "hand_no": match.hand_no,
+        "phase": match.phase,
+        "totals": list(match.totals),
+        "sheet": [row.to_dict() for row in match.sheet],
+        "deal": match.deal.to_dict() if match.deal is not None else None,
+        "passes": [None if p is None else text_of_mask(p) for p in match.passes],
+        "plays": " ".join(plays),
+    }
+
+
+def from_snapshot(data: dict[str, Any]) -> Match:
+    """Rebuild a match from a snapshot through the checked door, refusing inconsistent ones."""
+    try:
+        match = _rebuild(data)
+    except BadSnapshot:
+        raise
+    except (EngineError, KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise BadSnapshot(f"This snapshot does not describe a valid match: {exc}") from None
+    if match.snapshot() != data:
+        raise BadSnapshot("This snapshot contradicts itself")
+    return match
+
+
+def _rebuild(data: dict[str, Any]) -> Match:
+    if not isinstance(data, dict) or data.get("v") != SNAPSHOT_VERSION:
+        raise BadSnapshot("Unknown snapshot format")
+    if data["phase"] not in PHASES:
+        raise BadSnapshot(f"Unknown phase {data['phase']!r}")
+    rules = RuleSet.from_dict(data["rules"])
+    match = Match(rules)
+    hand_no = data["hand_no"]
+    rows = data["sheet"]
+    # Rows before the current hand are taken as written; the current hand is replayed.
+    earlier = rows[: max(hand_no - 1, 0)]
+    for row in earlier:
+        _restore_row(match, row)
+    if match.totals and max(match.totals) >= rules.target and earlier:
+        raise BadSnapshot("The match had already ended before this hand")
+    match.hand_no = max(hand_no - 1, 0)
+    if data["deal"] is None:
+        return match
+    match.start_hand(Deal.from_dict(rules, data["deal"]))
+    for seat, passed in enumerate(data["passes"]):
+        if passed is not None:
+            match.pass_cards(seat, passed.split())
+    for card in data["plays"].split():
+        match.play(match.turn, card)
+    if match.phase == MOON and len(rows) == hand_no:
+        match.choose_moon(match.shooter, rows[-1]["option"])  # type: ignore[arg-type]
+    if match.phase == PASSING and not any(p is None for p in data["passes"]):
+        raise BadSnapshot("Every seat passed but the cards were not handed over")
+    return match
+
+
+def _restore_row(match: Match, row: dict[str, Any]) -> None:
+    n = match.n
+    points, scores = tuple(row["points"]), tuple(row["scores"])
+    if len(points) != n or len(scores) != n or not all(type(v) is int for v in points + scores):
+        raise BadSnapshot("A score sheet row has the wrong number of scores")
+    for s, v in enumerate(scores):
+        match.totals[s] += v
+    match.sheet.append(ScoreRow(points, scores, tuple(match.totals), row["moon"], row["option"]))

@@ -1,0 +1,464 @@
+"""The match: hands, passing, tricks, scoring and totals, with a checked and a trusting door."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .cards import (
+    CARDS,
+    HEARTS_MASK,
+    POINTS_MASK,
+    QS_MASK,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    SUITS,
+    Card,
+    cards_from_mask,
+    index_of,
+)
+from .deal import Deal
+from .errors import (
+    BadDeal,
+    BadMoonChoice,
+    BadPass,
+    CardNotHeld,
+    EngineError,
+    IllegalMove,
+    NotYourTurn,
+    WrongPhase,
+)
+from .rules import RuleSet
+
+if TYPE_CHECKING:
+    from .views import PublicView, SeatView
+
+PASSING, PLAYING, MOON, HAND_OVER, FINISHED = "passing", "playing", "moon", "hand_over", "finished"
+PHASES = (PASSING, PLAYING, MOON, HAND_OVER, FINISHED)
+MOON_CHOICES = ("subtract", "add")
+PASS_SIZE = 3
+NO_POINTS = ~POINTS_MASK
+NO_HEARTS = ~HEARTS_MASK
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    """One hand on the score sheet (R4.1): points taken, scores after the moon rule, totals."""
+
+    points: tuple[int, ...]
+    scores: tuple[int, ...]
+    totals: tuple[int, ...]
+    moon: int | None = None
+    moon_option: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON form (totals are derived, so left out)."""
+        return {
+            "points": list(self.points),
+            "scores": list(self.scores),
+            "moon": self.moon,
+            "option": self.moon_option,
+        }
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A completed trick: who led, the cards in play order from the leader, who won."""
+
+    leader: int
+    cards: tuple[int, ...]
+    winner: int
+
+
+def _card_index(card: Card | str) -> int:
+    return card.index if isinstance(card, Card) else index_of(card)
+
+
+class Match:
+    """The whole state of a match; every change goes through pass/play/moon or their fast twins."""
+
+    __slots__ = (
+        "rules", "n", "hand_size", "opening", "deck", "hand_no", "phase", "deal", "pass_offset",
+        "passes", "received", "hands", "turn", "leader", "trick", "trick_mask", "lead_mask",
+        "tricks", "taken", "broken", "first", "shooter", "sheet", "totals", "waiting",
+    )  # fmt: skip
+
+    def __init__(self, rules: RuleSet | None = None) -> None:
+        rules = rules if rules is not None else RuleSet()
+        if not isinstance(rules, RuleSet):
+            raise TypeError("Match needs a RuleSet")
+        self.rules = rules
+        self.n = rules.players
+        self.hand_size = rules.hand_size
+        self.opening = rules.opening_card_index
+        self.deck = rules.deck_mask
+        self.hand_no = 0
+        self.phase = HAND_OVER
+        self.deal: Deal | None = None
+        self.pass_offset = 0
+        self.passes: list[int | None] = [None] * self.n
+        self.received: list[int] = [0] * self.n
+        self.hands: list[int] = [0] * self.n
+        self.turn = -1
+        self.leader = -1
+        self.trick: list[int] = []
+        self.trick_mask = 0
+        self.lead_mask = 0
+        self.tricks: list[tuple[int, tuple[int, ...], int]] = []
+        self.taken: list[int] = [0] * self.n
+        self.broken = False
+        self.first = False
+        self.shooter: int | None = None
+        self.sheet: list[ScoreRow] = []
+        self.totals: list[int] = [0] * self.n
+        self.waiting = 0  # seats yet to pass
+
+    @classmethod
+    def new(cls, rules: RuleSet | None = None) -> Match:
+        """Return a match waiting for the deal of hand 1."""
+        return cls(rules)
+
+    def copy(self) -> Match:
+        """Return an independent copy, for search and what-if questions."""
+        other = Match.__new__(Match)
+        for name in Match.__slots__:
+            value = getattr(self, name)
+            setattr(other, name, value.copy() if isinstance(value, list) else value)
+        return other
+
+    # ----- questions -----
+
+    @property
+    def is_finished(self) -> bool:
+        """Return True once a total has reached the target (R4.5)."""
+        return self.phase == FINISHED
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Return the seats with the lowest total once finished (co-winners share), else ()."""
+        if self.phase != FINISHED:
+            return ()
+        low = min(self.totals)
+        return tuple(s for s, t in enumerate(self.totals) if t == low)
+
+    @property
+    def pass_direction(self) -> str:
+        """Return where this hand's passes go: "left", "right", "across" or "none"."""
+        return self.rules.pass_direction(self.hand_no) if self.hand_no else "none"
+
+    @property
+    def points_taken(self) -> tuple[int, ...]:
+        """Return the points each seat has taken in tricks this hand (R4.2)."""
+        return tuple((t & HEARTS_MASK).bit_count() + (13 if t & QS_MASK else 0) for t in self.taken)
+
+    def to_act(self) -> tuple[int, ...]:
+        """Return the seats that must decide now."""
+        if self.phase == PLAYING:
+            return (self.turn,)
+        if self.phase == PASSING:
+            return tuple(s for s in range(self.n) if self.passes[s] is None)
+        if self.phase == MOON:
+            return (self.shooter,)  # type: ignore[return-value]
+        return ()
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """Return the cards a seat holds now, sorted."""
+        return cards_from_mask(self.hands[self._seat(seat)])
+
+    def legal_mask(self) -> int:
+        """Return the legal plays of the seat to act as a card set (R3.1-R3.7)."""
+        hand = self.hands[self.turn]
+        if self.trick:
+            legal = hand & self.lead_mask
+            if legal:
+                return legal  # R3.2 follow suit
+            if self.first:
+                return hand & NO_POINTS or hand  # R3.3
+            return hand
+        if self.first:
+            return hand & (1 << self.opening)  # R3.1
+        if self.broken:
+            return hand
+        return hand & NO_HEARTS or hand  # R3.5, R3.6 (Q♠ is not a heart), R3.7
+
+    def legal_plays(self, seat: int) -> tuple[Card, ...]:
+        """Return the cards the seat may play now; () when it is not the seat's turn to play."""
+        if self.phase != PLAYING or self._seat(seat) != self.turn:
+            return ()
+        return cards_from_mask(self.legal_mask())
+
+    def why_illegal(self, seat: int, card: Card | str) -> str | None:
+        """Return why the seat may not play the card now, in plain words, or None if it may."""
+        try:
+            error = self._play_error(seat, _card_index(card))
+        except EngineError as exc:
+            return exc.message
+        return error.message if error else None
+
+    def illegal_reason(self, seat: int, card: Card | str) -> EngineError | None:
+        """Return the error a play would raise (with its rule), or None if it is legal."""
+        try:
+            return self._play_error(seat, _card_index(card))
+        except EngineError as exc:
+            return exc
+
+    def _seat(self, seat: int) -> int:
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise NotYourTurn(f"There is no seat {seat!r} at this table")
+        return seat
+
+    def _play_error(self, seat: int, card: int) -> EngineError | None:
+        seat = self._seat(seat)
+        if self.phase != PLAYING:
+            return WrongPhase(self._phase_words("play a card"))
+        if seat != self.turn:
+            return NotYourTurn(f"It is seat {self.turn}'s turn to play", "R1.5")
+        hand = self.hands[seat]
+        bit = 1 << card
+        if not hand & bit:
+            return CardNotHeld(f"You do not hold the {CARDS[card].symbol}")
+        if bit & self.legal_mask():
+            return None
+        if self.trick:
+            if hand & self.lead_mask:
+                led = SUIT_NAMES[SUITS[self.trick[0] // 13]]
+                return IllegalMove(f"You must follow {led}", "R3.2")
+            return IllegalMove(
+                "No points on the first trick: play a card that is not a heart or the Q♠", "R3.3"
+            )
+        if self.first:
+            return IllegalMove(
+                f"The {CARDS[self.opening].symbol} must lead the first trick", "R3.1"
+            )
+        return IllegalMove("Hearts are not broken yet", "R3.5")
+
+    def _phase_words(self, action: str) -> str:
+        now = {
+            PASSING: "cards are being passed",
+            PLAYING: "cards are being played",
+            MOON: "the moon choice is awaited",
+            HAND_OVER: "the hand is over",
+            FINISHED: "the match is over",
+        }[self.phase]
+        return f"You cannot {action} now: {now}"
+
+    # ----- the checked door -----
+
+    def start_hand(self, deal: Deal) -> None:
+        """Begin the next hand with the caller's deal (R6.1, R6.2)."""
+        if self.phase != HAND_OVER:
+            raise WrongPhase(self._phase_words("start a hand"))
+        if not isinstance(deal, Deal):
+            raise BadDeal("start_hand needs a Deal")
+        masks = deal.masks
+        union = 0
+        for mask in masks:
+            union |= mask
+        if (
+            len(masks) != self.n
+            or union != self.deck
+            or any(m.bit_count() != self.hand_size for m in masks)
+        ):
+            raise BadDeal(f"This deal is not a {self.n}-player deck dealt evenly")
+        self.start_hand_fast(deal)
+
+    def pass_cards(self, seat: int, cards: Iterable[Card | str]) -> None:
+        """Pass three cards from a seat's hand (R2.1, R2.5); received cards stay hidden (R2.2)."""
+        seat = self._seat(seat)
+        if self.phase != PASSING:
+            raise WrongPhase(self._phase_words("pass cards"), "R2.1")
+        if self.passes[seat] is not None:
+            raise NotYourTurn("You have already passed this hand", "R2.1")
+        items = [cards] if isinstance(cards, str | Card) else list(cards)
+        indices = [_card_index(c) for c in items]
+        if len(indices) != PASS_SIZE:
+            raise BadPass(f"Pass exactly three cards, not {len(indices)}")
+        mask = 0
+        for i in indices:
+            mask |= 1 << i
+        if mask.bit_count() != PASS_SIZE:
+            raise BadPass("Pass three different cards")
+        missing = mask & ~self.hands[seat]
+        if missing:
+            card = CARDS[(missing & -missing).bit_length() - 1]
+            raise CardNotHeld(f"You do not hold the {card.symbol}", "R2.5")
+        self.pass_fast(seat, mask)
+
+    def play(self, seat: int, card: Card | str) -> None:
+        """Play a card for a seat, or raise the error naming the rule that forbids it (R3.8)."""
+        index = _card_index(card)
+        error = self._play_error(seat, index)
+        if error is not None:
+            raise error
+        self.play_fast(index)
+
+    def choose_moon(self, seat: int, option: str) -> None:
+        """Apply the shooter's moon choice, "subtract" or "add" (R4.3)."""
+        seat = self._seat(seat)
+        if self.phase != MOON:
+            raise WrongPhase(self._phase_words("choose a moon option"), "R4.3")
+        if seat != self.shooter:
+            raise NotYourTurn(f"Only seat {self.shooter}, who shot the moon, chooses", "R4.3")
+        if option not in MOON_CHOICES:
+            raise BadMoonChoice(f"Choose subtract or add, not {option!r}")
+        self.moon_fast(option)
+
+    # ----- the trusting door: same state changes, no checks -----
+
+    def start_hand_fast(self, deal: Deal) -> None:
+        """Begin the next hand without checking the deal."""
+        n = self.n
+        self.hand_no += 1
+        self.deal = deal
+        self.hands = list(deal.masks)
+        self.passes = [None] * n
+        self.received = [0] * n
+        self.taken = [0] * n
+        self.tricks = []
+        self.trick = []
+        self.trick_mask = 0
+        self.lead_mask = 0
+        self.broken = False
+        self.shooter = None
+        self.pass_offset = self.rules.pass_offset(self.hand_no)
+        if self.pass_offset:
+            self.phase = PASSING
+            self.waiting = n
+            self.turn = -1
+        else:
+            self._begin_play()
+
+    def pass_fast(self, seat: int, mask: int) -> None:
+        """Record a seat's pass; once every seat has passed, hand the cards over."""
+        self.hands[seat] &= ~mask
+        self.passes[seat] = mask
+        self.waiting -= 1
+        if self.waiting:
+            return
+        n, off, hands, received = self.n, self.pass_offset, self.hands, self.received
+        for s, passed in enumerate(self.passes):
+            to = (s + off) % n
+            hands[to] |= passed  # type: ignore[operator]
+            received[to] = passed  # type: ignore[call-overload]
+        self._begin_play()
+
+    def _begin_play(self) -> None:
+        bit = 1 << self.opening
+        leader = next(s for s, h in enumerate(self.hands) if h & bit)
+        self.turn = self.leader = leader
+        self.first = True
+        self.phase = PLAYING
+
+    def play_fast(self, card: int) -> None:
+        """Play card index `card` for the seat to act, trusting that it is legal."""
+        seat = self.turn
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        trick = self.trick
+        trick.append(card)
+        self.trick_mask |= bit
+        if bit & POINTS_MASK:
+            self.broken = True  # R3.5: a heart or the Q♠ breaks hearts
+        if len(trick) == 1:
+            self.lead_mask = SUIT_MASKS[card // 13]
+        if len(trick) < self.n:
+            self.turn = seat + 1 if seat + 1 < self.n else 0
+            return
+        # R3.4: the highest card of the suit led is the top bit of the trick within that suit.
+        top = (self.trick_mask & self.lead_mask).bit_length() - 1
+        winner = (self.leader + trick.index(top)) % self.n
+        self.taken[winner] |= self.trick_mask
+        self.tricks.append((self.leader, tuple(trick), winner))
+        self.trick = []
+        self.trick_mask = 0
+        self.turn = self.leader = winner
+        self.first = False
+        if len(self.tricks) == self.hand_size:
+            self._end_hand()
+
+    def _end_hand(self) -> None:
+        self.turn = -1
+        for seat, taken in enumerate(self.taken):
+            if taken & POINTS_MASK == POINTS_MASK:
+                self.shooter = seat
+                option = self.rules.moon
+                if option == "ask":
+                    self.phase = MOON
+                    return
+                self.moon_fast(option)
+                return
+        self._score(None, None)
+
+    def moon_fast(self, option: str) -> None:
+        """Apply a moon choice for the shooter without checks."""
+        self._score(self.shooter, option)
+
+    def _score(self, shooter: int | None, option: str | None) -> None:
+        points = self.points_taken
+        scores = list(points)
+        if shooter is not None:
+            # R4.3: all 26 to the shooter becomes -26 for them, or +26 for everyone else.
+            scores = [26 if s != shooter else 0 for s in range(self.n)]
+            if option == "subtract":
+                scores = [-26 if s == shooter else 0 for s in range(self.n)]
+        for s, v in enumerate(scores):
+            self.totals[s] += v
+        self.sheet.append(
+            ScoreRow(tuple(points), tuple(scores), tuple(self.totals), shooter, option)
+        )
+        self.phase = FINISHED if max(self.totals) >= self.rules.target else HAND_OVER
+
+    # ----- decisions, views, snapshots (see record.py and views.py) -----
+
+    def apply(self, decision: dict[str, Any]) -> None:
+        """Apply a decision value through the checked door."""
+        from .record import apply_decision
+
+        apply_decision(self, decision, checked=True)
+
+    def apply_unchecked(self, decision: dict[str, Any]) -> None:
+        """Apply a decision value through the trusting door."""
+        from .record import apply_decision
+
+        apply_decision(self, decision, checked=False)
+
+    def snapshot(self) -> dict[str, Any]:
+        """Return the compact JSON-serialisable state."""
+        from .record import snapshot
+
+        return snapshot(self)
+
+    @classmethod
+    def from_snapshot(cls, data: dict[str, Any]) -> Match:
+        """Return the match a snapshot describes (checked: a bad one raises BadSnapshot)."""
+        from .record import from_snapshot
+
+        return from_snapshot(data)
+
+    def view(self, seat: int) -> SeatView:
+        """Return what one seat may know (R6.3)."""
+        from .views import seat_view
+
+        return seat_view(self, self._seat(seat))
+
+    def public_view(self) -> PublicView:
+        """Return what a spectator may know (R6.3)."""
+        from .views import public_view
+
+        return public_view(self)
+
+    def completed_tricks(self) -> tuple[Trick, ...]:
+        """Return this hand's completed tricks."""
+        return tuple(Trick(*t) for t in self.tricks)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Match) and self.snapshot() == other.snapshot()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"<Match {self.n}p hand {self.hand_no} {self.phase} totals {self.totals}"
+            f" to act {list(self.to_act())}>"
+        )

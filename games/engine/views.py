@@ -1,0 +1,184 @@
+"""What each seat, and a spectator, may know (R6.3): plain frozen data, nothing more."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import CARDS, HEARTS_MASK, QS_MASK, Card, cards_from_mask
+from .rules import RuleSet
+from .state import FINISHED, HAND_OVER, MOON, PASSING, PLAYING, Match, ScoreRow
+
+
+@dataclass(frozen=True)
+class PlayedCard:
+    """A card on the table and the seat that played it."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True)
+class TrickView:
+    """A trick of this hand: the cards in play order, the winner once complete, its points."""
+
+    leader: int
+    plays: tuple[PlayedCard, ...]
+    winner: int | None
+    points: int
+
+
+@dataclass(frozen=True)
+class CardOption:
+    """A card in the seat's hand, whether it may be played now, and if not, why (R3.8)."""
+
+    card: Card
+    legal: bool
+    reason: str | None
+    rule: str | None
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """The full record of a finished hand, shown to the match's players afterwards (R6.3)."""
+
+    deal: tuple[tuple[Card, ...], ...]
+    passes: tuple[tuple[Card, ...] | None, ...]
+    tricks: tuple[TrickView, ...]
+
+
+@dataclass(frozen=True)
+class PublicView:
+    """What anyone watching may know: played cards, counts, scores, whose turn."""
+
+    rules: RuleSet
+    players: int
+    hand_no: int
+    phase: str
+    pass_direction: str
+    to_act: tuple[int, ...]
+    has_passed: tuple[bool, ...]
+    hand_counts: tuple[int, ...]
+    leader: int | None
+    trick: tuple[PlayedCard, ...]
+    tricks: tuple[TrickView, ...]
+    first_trick: bool
+    hearts_broken: bool
+    points_taken: tuple[int, ...]
+    totals: tuple[int, ...]
+    sheet: tuple[ScoreRow, ...]
+    shooter: int | None
+    winners: tuple[int, ...]
+    record: HandRecord | None
+
+    @property
+    def is_finished(self) -> bool:
+        """Return True once the match is over."""
+        return self.phase == FINISHED
+
+    @property
+    def lead_card(self) -> Card | None:
+        """Return the card that led the current trick, if any."""
+        return self.trick[0].card if self.trick else None
+
+
+@dataclass(frozen=True)
+class SeatView(PublicView):
+    """What one seat may know: the public view plus its own hand, pass and legal plays."""
+
+    seat: int
+    hand: tuple[Card, ...]
+    passed: tuple[Card, ...] | None
+    pass_to: int | None
+    received: tuple[Card, ...] | None
+    pass_from: int | None
+    my_turn: bool
+    legal: tuple[Card, ...]
+    options: tuple[CardOption, ...]
+    hand_mask: int
+    legal_mask: int
+
+
+def _points(mask: int) -> int:
+    return (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_MASK else 0)
+
+
+def _trick_view(leader: int, cards: tuple[int, ...] | list[int], winner: int | None, n: int):
+    plays = tuple(PlayedCard((leader + i) % n, CARDS[c]) for i, c in enumerate(cards))
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return TrickView(leader, plays, winner, _points(mask))
+
+
+def _public_fields(match: Match) -> dict:
+    n = match.n
+    tricks = tuple(_trick_view(ld, cards, w, n) for ld, cards, w in match.tricks)
+    over = match.phase in (MOON, HAND_OVER, FINISHED) and match.deal is not None
+    record = None
+    if over:
+        record = HandRecord(
+            deal=match.deal.hands,  # type: ignore[union-attr]
+            passes=tuple(None if p is None else cards_from_mask(p) for p in match.passes),
+            tricks=tricks,
+        )
+    in_hand = match.phase in (PASSING, PLAYING)
+    return {
+        "rules": match.rules,
+        "players": n,
+        "hand_no": match.hand_no,
+        "phase": match.phase,
+        "pass_direction": match.pass_direction,
+        "to_act": match.to_act(),
+        "has_passed": tuple(p is not None for p in match.passes),
+        "hand_counts": tuple(h.bit_count() for h in match.hands),
+        "leader": match.leader if match.phase == PLAYING else None,
+        "trick": _trick_view(match.leader, match.trick, None, n).plays if match.trick else (),
+        "tricks": tricks,
+        "first_trick": match.phase == PLAYING and match.first,
+        "hearts_broken": match.broken if in_hand else False,
+        "points_taken": match.points_taken,
+        "totals": tuple(match.totals),
+        "sheet": tuple(match.sheet),
+        "shooter": match.shooter if match.phase == MOON else None,
+        "winners": match.winners,
+        "record": record,
+    }
+
+
+def public_view(match: Match) -> PublicView:
+    """Return the spectator's view of a match."""
+    return PublicView(**_public_fields(match))
+
+
+def seat_view(match: Match, seat: int) -> SeatView:
+    """Return one seat's view of a match; it holds no other seat's unplayed or passed cards."""
+    n = match.n
+    hand_mask = match.hands[seat]
+    my_turn = seat in match.to_act()
+    legal_mask = match.legal_mask() if match.phase == PLAYING and my_turn else 0
+    options = []
+    for card in cards_from_mask(hand_mask):
+        if legal_mask >> card.index & 1:
+            options.append(CardOption(card, True, None, None))
+        else:
+            error = match.illegal_reason(seat, card)
+            options.append(
+                CardOption(card, False, error.message if error else None, error and error.rule)
+            )
+    passed = match.passes[seat]
+    all_passed = match.pass_offset and all(p is not None for p in match.passes)
+    offset = match.pass_offset
+    return SeatView(
+        **_public_fields(match),
+        seat=seat,
+        hand=cards_from_mask(hand_mask),
+        passed=None if passed is None else cards_from_mask(passed),
+        pass_to=(seat + offset) % n if offset else None,
+        received=cards_from_mask(match.received[seat]) if all_passed else None,
+        pass_from=(seat - offset) % n if offset else None,
+        my_turn=my_turn,
+        legal=cards_from_mask(legal_mask),
+        options=tuple(options),
+        hand_mask=hand_mask,
+        legal_mask=legal_mask,
+    )
