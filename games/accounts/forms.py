@@ -33,9 +33,12 @@ class SignUpForm(UserCreationForm):
     def save(self, commit: bool = True):
         user = super().save(commit=commit)
         if commit:
-            Profile.objects.update_or_create(
-                user=user, defaults={"display_name": self.cleaned_data["display_name"].strip()}
-            )
+            # The profile already exists (created with the user); update that very instance
+            # so `user.profile` reads the new name straight away.
+            profile, _ = Profile.objects.get_or_create(user=user)
+            profile.display_name = self.cleaned_data["display_name"].strip()
+            profile.save()
+            user.profile = profile
         return user
 
 

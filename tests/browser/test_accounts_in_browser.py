@@ -1,0 +1,40 @@
+"""A newcomer signs up, logs out and logs back in, in a real browser."""
+
+from playwright.sync_api import expect
+
+from tests.conftest import PASSWORD
+
+
+def test_a_new_player_signs_up_logs_out_and_logs_in_again(page, screenshot, db):
+    page.goto("/")
+    screenshot(page, "1-welcome")
+    page.get_by_role("link", name="Create an account").click()
+
+    page.get_by_label("Username").fill("rosa")
+    page.get_by_label("Display name").fill("Rosa Parks")
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_label("Password confirmation").fill(PASSWORD)
+    screenshot(page, "2-signup")
+    page.get_by_role("button", name="Sign up").click()
+
+    expect(page.get_by_test_id("display-name")).to_have_text("Rosa Parks")
+    expect(page.get_by_text("Welcome, Rosa Parks!")).to_be_visible()
+    screenshot(page, "3-signed-up")
+
+    page.get_by_role("button", name="Log out").click()
+    navigation = page.get_by_role("navigation", name="Main")
+    expect(navigation.get_by_role("link", name="Log in")).to_be_visible()
+    expect(page.get_by_test_id("display-name")).to_have_count(0)
+    navigation.get_by_role("link", name="Log in").click()
+
+    page.get_by_label("Username").fill("rosa")
+    page.get_by_label("Password").fill("not-the-password")
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_text("Please enter a correct username and password")).to_be_visible()
+    screenshot(page, "4-wrong-password")
+
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_test_id("display-name")).to_have_text("Rosa Parks")
+    expect(page.get_by_role("heading", name="Your turn")).to_be_visible()
+    screenshot(page, "5-logged-in")

@@ -1,0 +1,24 @@
+"""Shared fixtures: a few players with known passwords."""
+
+import pytest
+from django.contrib.auth import get_user_model
+
+PASSWORD = "correct-horse-battery"
+
+
+@pytest.fixture
+def make_user(db):
+    """Create a user with a display name and the shared test password."""
+
+    def make(username: str, display_name: str | None = None, **extra):
+        user = get_user_model().objects.create_user(username=username, password=PASSWORD, **extra)
+        user.profile.display_name = display_name or username.title()
+        user.profile.save()
+        return user
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice", "Alice", email="alice@example.com")

@@ -1,0 +1,51 @@
+"""The profile page: a player changes their display name and password."""
+
+from django.urls import reverse
+
+from tests.conftest import PASSWORD
+
+
+def test_it_shows_and_changes_the_display_name(client, alice):
+    client.force_login(alice)
+    assert "Alice" in client.get(reverse("profile")).text
+    response = client.post(reverse("profile"), {"display_name": "Queen of Hearts"}, follow=True)
+    assert response.status_code == 200
+    alice.profile.refresh_from_db()
+    assert alice.profile.display_name == "Queen of Hearts"
+    assert "Your profile has been saved." in response.text
+
+
+def test_it_rejects_a_blank_display_name(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("profile"), {"display_name": "   "})
+    assert response.status_code == 400
+    alice.profile.refresh_from_db()
+    assert alice.profile.display_name == "Alice"
+
+
+def test_a_user_created_outside_sign_up_gets_a_profile(django_user_model, db):
+    user = django_user_model.objects.create_user("staffer", password=PASSWORD)
+    assert user.profile.display_name == "staffer"
+
+
+def test_it_changes_the_password(client, alice):
+    client.force_login(alice)
+    new = "another-long-passphrase"
+    response = client.post(
+        reverse("password_change"),
+        {"old_password": PASSWORD, "new_password1": new, "new_password2": new},
+        follow=True,
+    )
+    assert "Your password has been changed." in response.text
+    alice.refresh_from_db()
+    assert alice.check_password(new)
+
+
+def test_it_refuses_a_password_change_with_the_wrong_old_password(client, alice):
+    client.force_login(alice)
+    response = client.post(
+        reverse("password_change"),
+        {"old_password": "wrong", "new_password1": "x-long-pass-1", "new_password2": "x-long-pass-1"},
+    )
+    assert response.status_code == 400
+    assert "Your old password was entered incorrectly" in response.text
