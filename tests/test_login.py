@@ -30,12 +30,12 @@ def test_it_rejects_a_wrong_password_with_a_clear_message(client, alice):
     assert not response.wsgi_request.user.is_authenticated
 
 
-def test_it_throttles_after_repeated_failures_even_with_the_right_password(
-    client, alice, settings
-):
+def test_it_throttles_after_repeated_failures_even_with_the_right_password(client, alice, settings):
     settings.LOGIN_FAILURE_LIMIT = 3
     for _ in range(3):
-        assert client.post(reverse("login"), {"username": "alice", "password": "x"}).status_code == 400
+        assert (
+            client.post(reverse("login"), {"username": "alice", "password": "x"}).status_code == 400
+        )
     response = client.post(reverse("login"), {"username": "alice", "password": PASSWORD})
     assert response.status_code == 429
     assert "Too many failed logins" in response.text

@@ -45,7 +45,11 @@ def test_it_refuses_a_password_change_with_the_wrong_old_password(client, alice)
     client.force_login(alice)
     response = client.post(
         reverse("password_change"),
-        {"old_password": "wrong", "new_password1": "x-long-pass-1", "new_password2": "x-long-pass-1"},
+        {
+            "old_password": "wrong",
+            "new_password1": "x-long-pass-1",
+            "new_password2": "x-long-pass-1",
+        },
     )
     assert response.status_code == 400
     assert "Your old password was entered incorrectly" in response.text

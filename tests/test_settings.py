@@ -25,7 +25,12 @@ def run_python(code: str, **env: str) -> subprocess.CompletedProcess:
 
 
 def production_env(**extra: str) -> dict[str, str]:
-    return {"DEBUG": "0", "SECRET_KEY": PRODUCTION_KEY, "ALLOWED_HOSTS": "hearts.example.com", **extra}
+    return {
+        "DEBUG": "0",
+        "SECRET_KEY": PRODUCTION_KEY,
+        "ALLOWED_HOSTS": "hearts.example.com",
+        **extra,
+    }
 
 
 def test_production_settings_pass_the_deploy_check_without_a_warning():
