@@ -35,6 +35,7 @@ def fill_hands(
         assert not used & mask, "a fixed card is given twice"
         used |= mask
     assert all(m.bit_count() <= size for m in hands)
+    assert not used & ~rules.deck_mask, "a fixed card is not in this table's deck"
     avoid = avoid or {}
     seat = 0
     for index in indices_of(rules.deck_mask & ~used):
