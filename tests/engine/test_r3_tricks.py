@@ -6,8 +6,7 @@ import random
 
 import pytest
 
-from games.engine import Card, IllegalMove, Match, RuleSet
-from games.engine.bots import random_playout
+from games.engine import Card, Deal, IllegalMove, Match, RuleSet
 
 from .helpers import each_table, fill_hands, ready_to_play, texts
 
@@ -268,8 +267,6 @@ def test_R3_legal_plays_and_winners_agree_with_a_plain_reading(players: int) -> 
     for hand_no in range(1, 9):
         match = Match.new(rules)
         match.hand_no = hand_no - 1
-        from games.engine import Deal
-
         match.start_hand(Deal.from_rng(rules, rng))
         if match.phase == "passing":
             for seat in range(players):
@@ -282,4 +279,3 @@ def test_R3_legal_plays_and_winners_agree_with_a_plain_reading(players: int) -> 
         for leader, cards, winner in match.tricks:
             texts_ = [str(Card.from_index(i)) for i in cards]
             assert winner == reference_winner(leader, texts_, players)
-    random_playout(match, rng)
