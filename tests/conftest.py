@@ -6,6 +6,12 @@ from django.contrib.auth import get_user_model
 PASSWORD = "correct-horse-battery"
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Hash with a cheap algorithm: the real one is slow on purpose, and tests log in a lot."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def make_user(db):
     """Create a user with a display name and the shared test password."""
