@@ -81,8 +81,9 @@ class Card:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Card is immutable")
 
-    def __reduce__(self) -> tuple[object, tuple[str]]:
-        return (Card.parse, (self.text,))
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        # A plain function, not a bound classmethod: some libraries re-register method pickling.
+        return (_card_at, (self.index,))
 
     def __str__(self) -> str:
         return self.text
@@ -143,6 +144,13 @@ class Card:
 
 
 CARDS: tuple[Card, ...] = tuple(Card._make(i) for i in range(52))
+
+
+def _card_at(index: int) -> Card:
+    """Return the shared card for an index (used by pickle and copy)."""
+    return CARDS[index]
+
+
 TEXTS: tuple[str, ...] = tuple(c.text for c in CARDS)
 QUEEN_OF_SPADES = CARDS[QS_INDEX]
 
