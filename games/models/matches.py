@@ -1,0 +1,249 @@
+"""Matches, their seats and hands, the action log and the score sheet.
+
+The action log plus each hand's deal is the truth; `Match.snapshot` is the engine state they
+produce, kept for fast reads, and `Match.version` counts committed changes so that a player's
+move can be checked against the table they saw.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from games.engine import RuleSet
+from games.models.profiles import display_name_of
+
+
+def new_invite_code() -> str:
+    """Return an unguessable code for a private match's invite link."""
+    return secrets.token_urlsafe(12)
+
+
+class MatchStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    ACTIVE = "active", "In play"
+    FINISHED = "finished", "Finished"
+    ABANDONED = "abandoned", "Abandoned"
+
+
+class MoonOption(models.TextChoices):
+    ASK = "ask", "Ask the shooter"
+    SUBTRACT = "subtract", "Always subtract 26 from the shooter"
+    ADD = "add", "Always add 26 to everyone else"
+
+
+class Match(models.Model):
+    """A match of Hearts: its rules, its seats, and the engine state after the last move."""
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(
+        max_length=10, choices=MatchStatus.choices, default=MatchStatus.OPEN, db_index=True
+    )
+    # The engine's rule set (players, target, moon option), stored so old matches replay
+    # under the rules they began with.
+    rules = models.JSONField()
+    is_private = models.BooleanField(
+        default=False, help_text="Private matches are not listed; join with the invite link."
+    )
+    invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
+    auto_play_forced = models.BooleanField(
+        default=True, help_text="Play a player's only legal card for them."
+    )
+    auto_finish = models.BooleanField(
+        default=True, help_text="Play out the rest of a hand once no scoring card is left."
+    )
+    version = models.PositiveIntegerField(default=0)
+    snapshot = models.JSONField(null=True, blank=True)
+    hand_no = models.PositiveSmallIntegerField(default=0)
+    # Where a hand's random deal comes from: the match seed and the hand number.
+    seed = models.BigIntegerField(default=0)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Match {self.pk} ({self.players} players, {self.get_status_display().lower()})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("match", args=[self.pk])
+
+    @property
+    def rule_set(self) -> RuleSet:
+        return RuleSet.from_dict(self.rules)
+
+    @property
+    def players(self) -> int:
+        return int(self.rules["players"])
+
+    @property
+    def target(self) -> int:
+        return int(self.rules["target"])
+
+    @property
+    def moon_option(self) -> str:
+        return self.rules.get("moon", "ask")
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (MatchStatus.FINISHED, MatchStatus.ABANDONED)
+
+
+class Seat(models.Model):
+    """A place at the table, held by a person or a bot."""
+
+    class Controller(models.TextChoices):
+        PERSON = "person", "Person"
+        BOT = "bot", "Bot"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    controller = models.CharField(
+        max_length=6, choices=Controller.choices, default=Controller.PERSON
+    )
+    bot_name = models.CharField(max_length=40, blank=True)
+    resigned = models.BooleanField(default=False)
+    # Kept up to date by the services so "your turn" is one indexed query.
+    to_act = models.BooleanField(default=False)
+    waiting_since = models.DateTimeField(null=True, blank=True)
+    final_total = models.IntegerField(null=True, blank=True)
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "position"], name="one_seat_per_position"),
+            models.UniqueConstraint(
+                fields=["match", "user"],
+                condition=models.Q(user__isnull=False),
+                name="one_seat_per_user",
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "to_act"], name="seat_user_to_act")]
+
+    def __str__(self) -> str:
+        return f"{self.name} at seat {self.position} of match {self.match_id}"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.controller == self.Controller.BOT
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.is_bot and self.user_id is None
+
+    @property
+    def name(self) -> str:
+        """Return the name shown at the table."""
+        if self.is_bot and not self.user_id:
+            return self.bot_name or f"Bot {self.position + 1}"
+        if self.user_id is None:
+            return "Empty seat"
+        name = display_name_of(self.user)
+        return f"{name} (resigned, a bot plays)" if self.resigned else name
+
+
+class Hand(models.Model):
+    """One deal of a match: its number, pass direction and the cards as dealt."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField()
+    pass_direction = models.CharField(max_length=6)
+    deal = models.JSONField()
+    seed = models.BigIntegerField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # The next free sequence number in this hand's action log.
+    next_seq = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="one_hand_per_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"Hand {self.number} of match {self.match_id}"
+
+
+class Action(models.Model):
+    """One decision in the log: a pass, a card or a moon choice, in order within its hand."""
+
+    class Kind(models.TextChoices):
+        PASS = "pass", "Pass"
+        PLAY = "play", "Play"
+        MOON = "moon", "Moon choice"
+
+    class Actor(models.TextChoices):
+        PERSON = "person", "The player"
+        BOT = "bot", "A bot"
+        FORCED = "forced", "Forced card, played automatically"
+        PLAYOUT = "playout", "Played out automatically"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=4, choices=Kind.choices)
+    # The decision's payload in the engine's text form: "QS", "QS AH KH" or "subtract".
+    value = models.CharField(max_length=20)
+    actor = models.CharField(max_length=7, choices=Actor.choices)
+    # The match version this action was committed in; one request may log several actions.
+    version = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "seq"], name="one_action_per_seq")
+        ]
+        indexes = [models.Index(fields=["match", "version"], name="action_match_version")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.value} by seat {self.seat} (hand {self.hand_id}, #{self.seq})"
+
+    def as_decision(self) -> dict:
+        """Return this action as the engine's decision value."""
+        if self.kind == self.Kind.PASS:
+            return {"type": "pass", "seat": self.seat, "cards": self.value.split()}
+        if self.kind == self.Kind.PLAY:
+            return {"type": "play", "seat": self.seat, "card": self.value}
+        return {"type": "moon", "seat": self.seat, "option": self.value}
+
+
+class ScoreLine(models.Model):
+    """One seat's line of the score sheet for one hand."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="score_lines")
+    hand_number = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    points_taken = models.SmallIntegerField(help_text="Hearts and the Q♠ taken in tricks.")
+    score = models.SmallIntegerField(help_text="What the hand adds to the total, moon included.")
+    total = models.IntegerField()
+    shot_moon = models.BooleanField(default=False)
+    moon_option = models.CharField(max_length=8, blank=True)
+
+    class Meta:
+        ordering = ["match", "hand_number", "seat"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "hand_number", "seat"], name="one_score_per_seat_and_hand"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Match {self.match_id}, hand {self.hand_number}, seat {self.seat}: {self.score}"

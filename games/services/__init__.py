@@ -1,0 +1,42 @@
+"""The only code that changes a match: each action is one transaction on a locked match row."""
+
+from games.services.errors import (
+    ActionRefused,
+    BadInput,
+    Conflict,
+    IllegalPlay,
+    NotAllowed,
+    NotFound,
+    StaleVersion,
+)
+from games.services.lobby import (
+    MatchOptions,
+    add_bot,
+    create_match,
+    join_match,
+    leave_match,
+    remove_bot,
+    start_match,
+)
+from games.services.play import choose_moon, pass_cards, play_card, resign
+
+__all__ = [
+    "ActionRefused",
+    "BadInput",
+    "Conflict",
+    "IllegalPlay",
+    "MatchOptions",
+    "NotAllowed",
+    "NotFound",
+    "StaleVersion",
+    "add_bot",
+    "choose_moon",
+    "create_match",
+    "join_match",
+    "leave_match",
+    "pass_cards",
+    "play_card",
+    "remove_bot",
+    "resign",
+    "start_match",
+]

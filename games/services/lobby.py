@@ -1,0 +1,163 @@
+"""Setting a match up: create, join, leave, bot seats, start."""
+
+import secrets
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from games import engine
+from games.models import Match, MatchStatus, Seat
+from games.services.errors import BadInput, Conflict, NotAllowed
+from games.services.table import LockedTable
+
+BOT_NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Edith", "Felix", "Greta")
+
+
+@dataclass(frozen=True)
+class MatchOptions:
+    """What a player chooses when creating a match."""
+
+    players: int = 4
+    target: int = 100
+    moon: str = "ask"
+    bots: int = 0
+    private: bool = False
+    auto_play_forced: bool = True
+    auto_finish: bool = True
+
+
+def create_match(user, options: MatchOptions) -> Match:
+    """Create a match with the creator in seat 0 and bots in the last `bots` seats."""
+    try:
+        rules = engine.RuleSet(players=options.players, target=options.target, moon=options.moon)
+    except engine.EngineError as error:
+        raise BadInput(error.message, error.rule) from None
+    if not 0 <= options.bots < options.players:
+        raise BadInput(f"Choose between 0 and {options.players - 1} bots.")
+    with transaction.atomic():
+        match = Match.objects.create(
+            created_by=user,
+            rules=rules.to_dict(),
+            is_private=options.private,
+            auto_play_forced=options.auto_play_forced,
+            auto_finish=options.auto_finish,
+            seed=secrets.randbits(62),
+        )
+        first_bot = options.players - options.bots
+        Seat.objects.bulk_create(
+            Seat(
+                match=match,
+                position=position,
+                user=user if position == 0 else None,
+                controller=Seat.Controller.BOT if position >= first_bot else Seat.Controller.PERSON,
+                bot_name=BOT_NAMES[position] if position >= first_bot else "",
+            )
+            for position in range(options.players)
+        )
+        if options.bots == options.players - 1:
+            table = LockedTable.lock(match.pk)
+            table.start()
+            table.save()
+            return table.match
+    return match
+
+
+def _open_table(match_id: int) -> LockedTable:
+    table = LockedTable.lock(match_id)
+    if table.match.status != MatchStatus.OPEN:
+        raise Conflict("This match has already started.")
+    return table
+
+
+def _require_creator(table: LockedTable, user) -> None:
+    if table.match.created_by_id != user.pk:
+        raise NotAllowed("Only the player who created this match can change its seats.")
+
+
+def _start_if_full(table: LockedTable) -> None:
+    if not any(seat.is_empty for seat in table.seats):
+        table.start()
+
+
+@transaction.atomic
+def join_match(user, match_id: int, invite_code: str = "") -> Match:
+    """Take the first empty seat; the match starts once every seat is taken."""
+    table = _open_table(match_id)
+    match = table.match
+    if table.seat_of(user) is not None:
+        raise Conflict("You already have a seat in this match.")
+    if match.is_private and not secrets.compare_digest(invite_code or "", match.invite_code):
+        raise NotAllowed("This match is private: you need its invite link to join.")
+    empty = next((seat for seat in table.seats if seat.is_empty), None)
+    if empty is None:
+        raise Conflict("Every seat in this match is taken.")
+    empty.user = user
+    empty.save(update_fields=["user"])
+    _start_if_full(table)
+    table.save()
+    return match
+
+
+@transaction.atomic
+def leave_match(user, match_id: int) -> Match:
+    """Give up a seat before the match starts; the creator leaving cancels the match."""
+    table = _open_table(match_id)
+    seat = table.seat_of(user)
+    if seat is None:
+        raise Conflict("You do not have a seat in this match.")
+    if table.match.created_by_id == user.pk:
+        table.match.status = MatchStatus.ABANDONED
+    else:
+        seat.user = None
+        seat.save(update_fields=["user"])
+    table.save()
+    return table.match
+
+
+@transaction.atomic
+def add_bot(user, match_id: int, position: int | None = None) -> Match:
+    """Seat a bot in an empty seat (the first one unless given); a full table starts."""
+    table = _open_table(match_id)
+    _require_creator(table, user)
+    empty = [seat for seat in table.seats if seat.is_empty]
+    if position is not None:
+        empty = [seat for seat in empty if seat.position == position]
+    if not empty:
+        raise Conflict("There is no empty seat for a bot there.")
+    seat = empty[0]
+    seat.controller = Seat.Controller.BOT
+    seat.bot_name = BOT_NAMES[seat.position]
+    seat.save(update_fields=["controller", "bot_name"])
+    _start_if_full(table)
+    table.save()
+    return table.match
+
+
+@transaction.atomic
+def remove_bot(user, match_id: int, position: int) -> Match:
+    """Free a bot's seat for a person."""
+    table = _open_table(match_id)
+    _require_creator(table, user)
+    seat = next((s for s in table.seats if s.position == position and s.is_bot), None)
+    if seat is None:
+        raise BadInput("There is no bot in that seat.")
+    seat.controller = Seat.Controller.PERSON
+    seat.bot_name = ""
+    seat.save(update_fields=["controller", "bot_name"])
+    table.save()
+    return table.match
+
+
+@transaction.atomic
+def start_match(user, match_id: int) -> Match:
+    """Fill every empty seat with a bot and deal the first hand."""
+    table = _open_table(match_id)
+    _require_creator(table, user)
+    for seat in table.seats:
+        if seat.is_empty:
+            seat.controller = Seat.Controller.BOT
+            seat.bot_name = BOT_NAMES[seat.position]
+            seat.save(update_fields=["controller", "bot_name"])
+    table.start()
+    table.save()
+    return table.match

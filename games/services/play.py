@@ -1,0 +1,65 @@
+"""Moves during a match: pass, play, the moon choice, resigning."""
+
+from django.db import transaction
+
+from games import engine
+from games.models import Action, Match, MatchStatus
+from games.services.errors import BadInput
+from games.services.table import LockedTable
+
+
+def _move(user, match_id: int, seen_version: int, decision_for) -> Match:
+    """Run one player's decision: lock, check seat and version, apply, let bots answer, save."""
+    with transaction.atomic():
+        table = LockedTable.lock(match_id)
+        seat = table.require_seat(user)
+        table.require_in_play()
+        decision = decision_for(seat.position)
+        if table.check_version(seen_version, seat, decision):
+            return table.match  # the same move, sent twice: applied once already
+        table.apply(decision, Action.Actor.PERSON)
+        table.advance()
+        table.save()
+        return table.match
+
+
+def _cards(texts: list[str]) -> list[engine.Card]:
+    try:
+        return [engine.Card.parse(text) for text in texts]
+    except engine.EngineError as error:
+        raise BadInput(error.message) from None
+
+
+def pass_cards(user, match_id: int, seen_version: int, cards: list[str]) -> Match:
+    """Pass three cards (R2); the received cards stay hidden until everyone has passed."""
+    chosen = _cards(cards)
+    return _move(user, match_id, seen_version, lambda seat: engine.pass_decision(seat, chosen))
+
+
+def play_card(user, match_id: int, seen_version: int, card: str) -> Match:
+    """Play one card (R3); an illegal one is refused with the rule that forbids it."""
+    (chosen,) = _cards([card])
+    return _move(user, match_id, seen_version, lambda seat: engine.play_decision(seat, chosen))
+
+
+def choose_moon(user, match_id: int, seen_version: int, option: str) -> Match:
+    """Choose what shooting the moon does: subtract 26 from you, or add 26 to the others (R4.3)."""
+    if option not in ("subtract", "add"):
+        raise BadInput("Choose to subtract 26 from your total or add 26 to everyone else's.")
+    return _move(user, match_id, seen_version, lambda seat: engine.moon_decision(seat, option))
+
+
+@transaction.atomic
+def resign(user, match_id: int) -> Match:
+    """Leave a match in play: a bot takes the seat; with no person left, it is abandoned."""
+    table = LockedTable.lock(match_id)
+    seat = table.require_seat(user)
+    table.require_in_play()
+    seat.resigned = True
+    seat.save(update_fields=["resigned"])
+    if all(s.is_bot or s.resigned for s in table.seats):
+        table.match.status = MatchStatus.ABANDONED
+    else:
+        table.advance()
+    table.save()
+    return table.match

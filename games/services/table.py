@@ -1,0 +1,273 @@
+"""One locked match being changed: the engine state, the seats, and the rows a change adds.
+
+Every service that changes a match goes through `LockedTable`: lock the row, load the engine
+state from the snapshot, apply decisions (each appended to the action log), let bots and the
+automatic plays move until a person must decide, then save the snapshot, the new version, the
+log, the score sheet and who is to act, in the one transaction the caller opened.
+"""
+
+import random
+from collections.abc import Iterable
+
+from django.utils import timezone
+
+from games import engine
+from games.engine.cards import POINTS_MASK
+from games.models import Action, Hand, Match, MatchStatus, ScoreLine, Seat
+from games.services.errors import (
+    Conflict,
+    NotAllowed,
+    NotFound,
+    StaleVersion,
+    from_engine,
+)
+from games.services.events import announce_after_commit
+
+BOT = engine.BaselineBot()
+
+
+def hand_seed(match_seed: int, number: int) -> int:
+    """Derive a hand's deal seed from the match seed, so equal seeds give equal deals."""
+    return random.Random(f"{match_seed}:{number}").getrandbits(62)
+
+
+def decision_value(decision: dict) -> tuple[str, str]:
+    """Return the log's (kind, value) for an engine decision; pass cards in a fixed order."""
+    kind = decision["type"]
+    if kind == "pass":
+        cards = sorted(engine.Card.parse(c) if isinstance(c, str) else c for c in decision["cards"])
+        return kind, " ".join(str(c) for c in cards)
+    if kind == "play":
+        return kind, str(decision["card"])
+    return kind, decision["option"]
+
+
+class LockedTable:
+    """A match row locked for update, with what one change needs to read and write."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.seats: list[Seat] = list(match.seats.all())
+        self.state: engine.Match | None = (
+            engine.Match.from_snapshot(match.snapshot) if match.snapshot else None
+        )
+        self.hand: Hand | None = (
+            Hand.objects.get(match=match, number=match.hand_no) if match.hand_no else None
+        )
+        self._actions: list[Action] = []
+        self._hands_to_save: dict[int, Hand] = {}
+        self._seats_before = {seat.pk: (seat.to_act, seat.waiting_since) for seat in self.seats}
+        self._new_version = match.version + 1
+        self._now = timezone.now()
+
+    @classmethod
+    def lock(cls, match_id: int) -> "LockedTable":
+        """Lock the match row for the rest of the transaction and load it."""
+        try:
+            match = Match.objects.select_for_update().get(pk=match_id)
+        except Match.DoesNotExist:
+            raise NotFound("There is no such match.") from None
+        return cls(match)
+
+    # ----- who is asking -----
+
+    def seat_of(self, user) -> Seat | None:
+        """Return the seat the user plays at (not one they resigned), if any."""
+        for seat in self.seats:
+            if seat.user_id == user.pk and not seat.resigned:
+                return seat
+        return None
+
+    def require_seat(self, user) -> Seat:
+        """Return the user's seat, or refuse: only seated players act."""
+        seat = self.seat_of(user)
+        if seat is None:
+            raise NotAllowed("You are not playing in this match.")
+        return seat
+
+    def require_in_play(self) -> None:
+        """Refuse any move unless the match is being played."""
+        if self.match.status == MatchStatus.OPEN:
+            raise Conflict("The match has not started yet.")
+        if self.match.is_over:
+            raise Conflict("This match is over: no more moves can be made.")
+
+    def check_version(self, seen: int, seat: Seat, decision: dict) -> bool:
+        """Refuse a move made on an old table; say True if it is an exact repeat already applied.
+
+        A double click or a second tab sends the same move twice with the same version: the
+        first is applied, the repeat is recognised in the log and answered as a success.
+        """
+        if seen == self.match.version:
+            return False
+        kind, value = decision_value(decision)
+        repeated = Action.objects.filter(
+            match=self.match,
+            version=seen + 1,
+            seat=seat.position,
+            kind=kind,
+            value=value,
+            actor=Action.Actor.PERSON,
+        ).exists()
+        if repeated:
+            return True
+        raise StaleVersion(
+            "The table has changed since you last looked. Here it is as it stands now."
+        )
+
+    # ----- changing the match -----
+
+    def apply(self, decision: dict, actor: str) -> None:
+        """Apply one decision through the engine's checked door and log it."""
+        assert self.state is not None and self.hand is not None
+        try:
+            self.state.apply(decision)
+        except engine.EngineError as error:
+            raise from_engine(error) from None
+        kind, value = decision_value(decision)
+        self._actions.append(
+            Action(
+                match=self.match,
+                hand=self.hand,
+                seq=self.hand.next_seq,
+                seat=decision["seat"],
+                kind=kind,
+                value=value,
+                actor=actor,
+                version=self._new_version,
+            )
+        )
+        self.hand.next_seq += 1
+        self._hands_to_save[self.hand.number] = self.hand
+
+    def is_bot(self, position: int) -> bool:
+        seat = self.seats[position]
+        return seat.is_bot or seat.resigned
+
+    def start(self, deals: Iterable[engine.Deal] | None = None) -> None:
+        """Begin play: the first hand is dealt and bots make their first decisions."""
+        self.state = engine.Match.new(self.match.rule_set)
+        self.match.status = MatchStatus.ACTIVE
+        self.match.started_at = self._now
+        self._start_next_hand()
+        self.advance()
+
+    def advance(self) -> None:
+        """Let bots and automatic plays move until a person must decide or the match ends."""
+        state = self.state
+        assert state is not None
+        while True:
+            phase = state.phase
+            if phase == engine.PASSING:
+                bots = [s for s in state.to_act() if self.is_bot(s)]
+                if not bots:
+                    return
+                for position in bots:
+                    self.apply(BOT.choose(state.view(position)), Action.Actor.BOT)
+            elif phase == engine.PLAYING:
+                decision, actor = self._automatic_play(state.turn)
+                if decision is None:
+                    return
+                self.apply(decision, actor)
+            elif phase == engine.MOON:
+                if not self.is_bot(state.shooter):
+                    return
+                self.apply(BOT.choose(state.view(state.shooter)), Action.Actor.BOT)
+            elif phase == engine.HAND_OVER:
+                self._close_hand()
+                self._start_next_hand()
+            else:  # FINISHED
+                self._close_hand()
+                self._finish()
+                return
+
+    def _automatic_play(self, position: int) -> tuple[dict | None, str]:
+        state = self.state
+        if self.is_bot(position):
+            return BOT.choose(state.view(position)), Action.Actor.BOT
+        legal = state.legal_plays(position)
+        if self.match.auto_play_forced and len(legal) == 1:
+            return engine.play_decision(position, legal[0]), Action.Actor.FORCED
+        # Only between tricks: points already on the table still go to whoever wins them.
+        if self.match.auto_finish and not state.trick and self._no_points_left():
+            return engine.play_decision(position, legal[0]), Action.Actor.PLAYOUT
+        return None, ""
+
+    def _no_points_left(self) -> bool:
+        """Say whether no heart and no Q♠ is left in any hand (then nothing can change)."""
+        return not any(mask & POINTS_MASK for mask in self.state.hands)
+
+    def _start_next_hand(self) -> None:
+        number = self.state.hand_no + 1
+        seed = hand_seed(self.match.seed, number)
+        deal = engine.Deal.from_seed(self.state.rules, seed)
+        self.state.start_hand(deal)
+        self.hand = Hand.objects.create(
+            match=self.match,
+            number=number,
+            pass_direction=self.state.pass_direction,
+            deal=deal.to_dict(),
+            seed=seed,
+        )
+        self.match.hand_no = number
+
+    def _close_hand(self) -> None:
+        row = self.state.sheet[-1]
+        ScoreLine.objects.bulk_create(
+            ScoreLine(
+                match=self.match,
+                hand_number=self.state.hand_no,
+                seat=position,
+                points_taken=row.points[position],
+                score=row.scores[position],
+                total=row.totals[position],
+                shot_moon=row.moon == position,
+                moon_option=(row.moon_option or "") if row.moon == position else "",
+            )
+            for position in range(self.state.n)
+        )
+        self.hand.finished_at = self._now
+        self._hands_to_save[self.hand.number] = self.hand
+
+    def _finish(self) -> None:
+        totals = self.state.totals
+        self.match.status = MatchStatus.FINISHED
+        self.match.finished_at = self._now
+        for seat in self.seats:
+            seat.final_total = totals[seat.position]
+            # Rank 1 for the lowest total; equal totals share a rank (co-winners share 1st).
+            seat.rank = 1 + sum(1 for total in totals if total < totals[seat.position])
+        Seat.objects.bulk_update(self.seats, ["final_total", "rank"])
+
+    # ----- saving -----
+
+    def save(self) -> None:
+        """Write the log, the hands, the snapshot and version, and who must act now."""
+        if self._actions:
+            Action.objects.bulk_create(self._actions)
+        for hand in self._hands_to_save.values():
+            hand.save(update_fields=["next_seq", "finished_at"])
+        match = self.match
+        match.snapshot = self.state.snapshot() if self.state else None
+        match.version = self._new_version
+        match.save()
+        self._update_turns()
+        to_act = [s.user_id for s in self.seats if s.to_act and s.user_id]
+        announce_after_commit(match.pk, match.version, to_act, match.status)
+
+    def _update_turns(self) -> None:
+        waiting = set()
+        if self.state is not None and self.match.status == MatchStatus.ACTIVE:
+            waiting = {p for p in self.state.to_act() if not self.is_bot(p)}
+        changed = []
+        for seat in self.seats:
+            to_act = seat.position in waiting
+            seat.to_act = to_act
+            if to_act and seat.waiting_since is None:
+                seat.waiting_since = self._now
+            elif not to_act:
+                seat.waiting_since = None
+            if (seat.to_act, seat.waiting_since) != self._seats_before.get(seat.pk):
+                changed.append(seat)
+        if changed:
+            Seat.objects.bulk_update(changed, ["to_act", "waiting_since"])
