@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import TEXTS, Card, cards_from_mask, index_of, indices_of, text_of_mask
+from .cards import TEXTS, Card, cards_from_mask, index_of, text_of_mask
 from .errors import BadCard, BadDeal
 from .rules import RuleSet
 
@@ -41,7 +41,7 @@ class Deal:
     @classmethod
     def from_rng(cls, rules: RuleSet, rng: random.Random, seed: int | None = None) -> Deal:
         """Shuffle the table's deck with a caller's Random and deal it out."""
-        deck = indices_of(rules.deck_mask)
+        deck = list(rules.deck_indices)
         rng.shuffle(deck)
         size = len(deck) // rules.players
         masks = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from functools import cached_property
 from typing import Any
 
 from .cards import CLUBS, FULL_DECK, RANKS, SUIT_MASKS, SUITS
@@ -70,22 +71,27 @@ class RuleSet:
             raise BadRules(f"Unknown rule option(s): {', '.join(unknown)}")
         return cls(**data)
 
-    @property
+    @cached_property
     def deck_mask(self) -> int:
         """Return the card set in play for this table size (R1.3)."""
         return FULL_DECK & ~_mask_of_texts(REMOVED[self.players])
 
-    @property
+    @cached_property
     def hand_size(self) -> int:
         """Return the number of cards each player is dealt."""
         return self.deck_mask.bit_count() // self.players
+
+    @cached_property
+    def deck_indices(self) -> tuple[int, ...]:
+        """Return the indices of the cards in play, lowest first."""
+        return tuple(i for i in range(52) if self.deck_mask >> i & 1)
 
     @property
     def tricks_per_hand(self) -> int:
         """Return the number of tricks in a hand."""
         return self.hand_size
 
-    @property
+    @cached_property
     def opening_card_index(self) -> int:
         """Return the index of the lowest club in the deck, which leads the first trick (R3.1)."""
         clubs = self.deck_mask & SUIT_MASKS[CLUBS]

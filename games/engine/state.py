@@ -360,9 +360,10 @@ class Match:
         self.trick_mask |= bit
         if bit & POINTS_MASK:
             self.broken = True  # R3.5: a heart or the Q♠ breaks hearts
-        if len(trick) == 1:
+        played = len(trick)
+        if played == 1:
             self.lead_mask = SUIT_MASKS[card // 13]
-        if len(trick) < self.n:
+        if played < self.n:
             self.turn = seat + 1 if seat + 1 < self.n else 0
             return
         # R3.4: the highest card of the suit led is the top bit of the trick within that suit.

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
-from .cards import CARDS, HEARTS_MASK, QS_MASK, Card, cards_from_mask
+from .cards import CARDS, HEARTS_MASK, QS_INDEX, QS_MASK, Card, cards_from_mask
 from .rules import RuleSet
 from .state import FINISHED, HAND_OVER, MOON, PASSING, PLAYING, Match, ScoreRow
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlayedCard:
     """A card on the table and the seat that played it."""
 
@@ -17,7 +18,7 @@ class PlayedCard:
     card: Card
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TrickView:
     """A trick of this hand: the cards in play order, the winner once complete, its points."""
 
@@ -27,7 +28,7 @@ class TrickView:
     points: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardOption:
     """A card in the seat's hand, whether it may be played now, and if not, why (R3.8)."""
 
@@ -37,7 +38,7 @@ class CardOption:
     rule: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandRecord:
     """The full record of a finished hand, shown to the match's players afterwards (R6.3)."""
 
@@ -46,7 +47,7 @@ class HandRecord:
     tricks: tuple[TrickView, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PublicView:
     """What anyone watching may know: played cards, counts, scores, whose turn."""
 
@@ -81,7 +82,7 @@ class PublicView:
         return self.trick[0].card if self.trick else None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeatView(PublicView):
     """What one seat may know: the public view plus its own hand, pass and legal plays."""
 
@@ -102,12 +103,28 @@ def _points(mask: int) -> int:
     return (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_MASK else 0)
 
 
-def _trick_view(leader: int, cards: tuple[int, ...] | list[int], winner: int | None, n: int):
-    plays = tuple(PlayedCard((leader + i) % n, CARDS[c]) for i, c in enumerate(cards))
+# Shared immutable pieces: a view is rebuilt for every decision, so reuse what cannot change.
+_PLAYED = tuple(tuple(PlayedCard(seat, card) for card in CARDS) for seat in range(7))
+
+
+def _plays(leader: int, cards: tuple[int, ...] | list[int], n: int) -> tuple[PlayedCard, ...]:
+    return tuple(_PLAYED[(leader + i) % n][c] for i, c in enumerate(cards))
+
+
+_LEGAL = tuple(CardOption(card, True, None, None) for card in CARDS)
+
+
+@lru_cache(maxsize=4096)
+def _illegal(index: int, reason: str | None, rule: str | None) -> CardOption:
+    return CardOption(CARDS[index], False, reason, rule)
+
+
+@lru_cache(maxsize=8192)
+def _trick_view(leader: int, cards: tuple[int, ...], winner: int | None, n: int) -> TrickView:
     mask = 0
     for c in cards:
         mask |= 1 << c
-    return TrickView(leader, plays, winner, _points(mask))
+    return TrickView(leader, _plays(leader, cards, n), winner, _points(mask))
 
 
 def _public_fields(match: Match) -> dict:
@@ -132,7 +149,7 @@ def _public_fields(match: Match) -> dict:
         "has_passed": tuple(p is not None for p in match.passes),
         "hand_counts": tuple(h.bit_count() for h in match.hands),
         "leader": match.leader if match.phase == PLAYING else None,
-        "trick": _trick_view(match.leader, match.trick, None, n).plays if match.trick else (),
+        "trick": _plays(match.leader, match.trick, n),
         "tricks": tricks,
         "first_trick": match.phase == PLAYING and match.first,
         "hearts_broken": match.broken if in_hand else False,
@@ -156,28 +173,35 @@ def seat_view(match: Match, seat: int) -> SeatView:
     hand_mask = match.hands[seat]
     my_turn = seat in match.to_act()
     legal_mask = match.legal_mask() if match.phase == PLAYING and my_turn else 0
+    hand = cards_from_mask(hand_mask)
     options = []
-    for card in cards_from_mask(hand_mask):
-        if legal_mask >> card.index & 1:
-            options.append(CardOption(card, True, None, None))
-        else:
+    legal = []
+    reasons: dict[int, tuple[str | None, str | None]] = {}
+    for card in hand:
+        i = card.index
+        if legal_mask >> i & 1:
+            options.append(_LEGAL[i])
+            legal.append(card)
+            continue
+        # Every rule's verdict depends only on the suit and on whether the card is the Q♠.
+        key = i // 13 + (4 if i == QS_INDEX else 0)
+        if key not in reasons:
             error = match.illegal_reason(seat, card)
-            options.append(
-                CardOption(card, False, error.message if error else None, error and error.rule)
-            )
+            reasons[key] = (error.message, error.rule) if error else (None, None)
+        options.append(_illegal(i, *reasons[key]))
     passed = match.passes[seat]
     all_passed = match.pass_offset and all(p is not None for p in match.passes)
     offset = match.pass_offset
     return SeatView(
         **_public_fields(match),
         seat=seat,
-        hand=cards_from_mask(hand_mask),
+        hand=hand,
         passed=None if passed is None else cards_from_mask(passed),
         pass_to=(seat + offset) % n if offset else None,
         received=cards_from_mask(match.received[seat]) if all_passed else None,
         pass_from=(seat - offset) % n if offset else None,
         my_turn=my_turn,
-        legal=cards_from_mask(legal_mask),
+        legal=tuple(legal),
         options=tuple(options),
         hand_mask=hand_mask,
         legal_mask=legal_mask,
