@@ -62,8 +62,11 @@ class Match(models.Model):
     version = models.PositiveIntegerField(default=0)
     snapshot = models.JSONField(null=True, blank=True)
     hand_no = models.PositiveSmallIntegerField(default=0)
-    # Where a hand's random deal comes from: the match seed and the hand number.
+    # Where a hand's random deal comes from: the match seed and the hand number. Matches
+    # with the same seed and table size get the same deals, hand for hand.
     seed = models.BigIntegerField(default=0)
+    # Explicit deals (the engine's JSON form) for the first hands; later hands use the seed.
+    deals = models.JSONField(default=list, blank=True)
 
     class Meta:
         verbose_name_plural = "matches"
@@ -208,9 +211,7 @@ class Action(models.Model):
 
     class Meta:
         ordering = ["hand", "seq"]
-        constraints = [
-            models.UniqueConstraint(fields=["hand", "seq"], name="one_action_per_seq")
-        ]
+        constraints = [models.UniqueConstraint(fields=["hand", "seq"], name="one_action_per_seq")]
         indexes = [models.Index(fields=["match", "version"], name="action_match_version")]
 
     def __str__(self) -> str:

@@ -19,6 +19,7 @@ from games.services.lobby import (
     start_match,
 )
 from games.services.play import choose_moon, pass_cards, play_card, resign
+from games.services.replay import log_matches_snapshot, replay_match
 
 __all__ = [
     "ActionRefused",
@@ -34,9 +35,11 @@ __all__ = [
     "create_match",
     "join_match",
     "leave_match",
+    "log_matches_snapshot",
     "pass_cards",
     "play_card",
     "remove_bot",
+    "replay_match",
     "resign",
     "start_match",
 ]

@@ -7,7 +7,6 @@ log, the score sheet and who is to act, in the one transaction the caller opened
 """
 
 import random
-from collections.abc import Iterable
 
 from django.utils import timezone
 
@@ -144,7 +143,7 @@ class LockedTable:
         seat = self.seats[position]
         return seat.is_bot or seat.resigned
 
-    def start(self, deals: Iterable[engine.Deal] | None = None) -> None:
+    def start(self) -> None:
         """Begin play: the first hand is dealt and bots make their first decisions."""
         self.state = engine.Match.new(self.match.rule_set)
         self.match.status = MatchStatus.ACTIVE
@@ -188,19 +187,25 @@ class LockedTable:
         legal = state.legal_plays(position)
         if self.match.auto_play_forced and len(legal) == 1:
             return engine.play_decision(position, legal[0]), Action.Actor.FORCED
-        # Only between tricks: points already on the table still go to whoever wins them.
-        if self.match.auto_finish and not state.trick and self._no_points_left():
+        if self.match.auto_finish and self._no_points_left():
             return engine.play_decision(position, legal[0]), Action.Actor.PLAYOUT
         return None, ""
 
     def _no_points_left(self) -> bool:
-        """Say whether no heart and no Q♠ is left in any hand (then nothing can change)."""
-        return not any(mask & POINTS_MASK for mask in self.state.hands)
+        """Say whether no heart or Q♠ is left in any hand or on the table: no play can matter."""
+        state = self.state
+        return not (state.trick_mask & POINTS_MASK) and not any(
+            mask & POINTS_MASK for mask in state.hands
+        )
 
     def _start_next_hand(self) -> None:
         number = self.state.hand_no + 1
-        seed = hand_seed(self.match.seed, number)
-        deal = engine.Deal.from_seed(self.state.rules, seed)
+        if number <= len(self.match.deals):
+            seed = None
+            deal = engine.Deal.from_dict(self.state.rules, self.match.deals[number - 1])
+        else:
+            seed = hand_seed(self.match.seed, number)
+            deal = engine.Deal.from_seed(self.state.rules, seed)
         self.state.start_hand(deal)
         self.hand = Hand.objects.create(
             match=self.match,

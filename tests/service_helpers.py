@@ -1,0 +1,54 @@
+"""Building matches through the services, with deals fixed so tests know the cards."""
+
+from games import engine, services
+from games.models import Action, Match
+
+# A 4-player deal in which seat 0 takes every trick whatever anyone plays, once the pass
+# (hand 1: to the left) is done as the helpers below do it: seat 0 holds every club and
+# passes 2C 3C 4C to seat 1; seat 3 holds every diamond and its bot passes AD KD QD to seat 0.
+MOON_DEAL = {
+    "hands": [
+        "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+        "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+        "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+        "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+    ]
+}
+
+
+def open_match(user, *, players: int = 4, bots: int = 0, **options) -> Match:
+    """Create an open match (not all seats filled) through the service."""
+    assert bots < players - 1, "a match with every other seat a bot starts at once"
+    return services.create_match(user, services.MatchOptions(players=players, bots=bots, **options))
+
+
+def started_match(
+    user, *, players: int = 4, seed: int = 1, deals: list | None = None, **options
+) -> Match:
+    """Create a match against bots with a known seed (and deals), and start it."""
+    match = open_match(user, players=players, **options)
+    Match.objects.filter(pk=match.pk).update(seed=seed, deals=deals or [])
+    return services.start_match(user, match.pk)
+
+
+def state_of(match: Match) -> engine.Match:
+    """Return the engine state stored for a match."""
+    match.refresh_from_db()
+    return engine.Match.from_snapshot(match.snapshot)
+
+
+def act(user, match: Match, seat: int) -> Match:
+    """Make the simplest legal decision for the seat: pass or play the first cards listed."""
+    match.refresh_from_db()
+    view = state_of(match).view(seat)
+    if view.phase == engine.PASSING:
+        return services.pass_cards(user, match.pk, match.version, [str(c) for c in view.hand[:3]])
+    if view.phase == engine.MOON:
+        return services.choose_moon(user, match.pk, match.version, "subtract")
+    return services.play_card(user, match.pk, match.version, str(view.legal[0]))
+
+
+def unchanged(match: Match):
+    """Return a snapshot of what a refused action must leave as it was."""
+    match.refresh_from_db()
+    return (match.version, match.snapshot, Action.objects.filter(match=match).count())
