@@ -197,3 +197,17 @@ def test_R6_3_views_list_legal_plays_and_reasons(players: int) -> None:
         "seat": seat,
         "card": str(view.legal[0]),
     }
+
+
+@each_table
+def test_copy_is_independent_of_the_original(players: int) -> None:
+    match, _, _ = recorded_match(players, 1)
+    match.start_hand(Deal.from_seed(match.rules, 8))
+    before = match.snapshot()
+    probe = match.copy()
+    assert probe == match
+    while probe.phase != "hand_over":
+        seat = probe.to_act()[0]
+        probe.apply(RandomBot(seat).choose(probe.view(seat)))
+    assert match.snapshot() == before
+    assert probe.hand_no == match.hand_no and len(probe.sheet) == len(match.sheet) + 1
