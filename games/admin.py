@@ -96,6 +96,10 @@ class SeatAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        # Seats change through the lobby and the moves, which keep the log consistent.
+        return False
+
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 

@@ -6,6 +6,7 @@ channel layer, one process) and the scaled-out one (`DATABASE_URL` pointing at P
 """
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -96,6 +97,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
+    }
+    # Tests use a file too (not the in-memory default), so they exercise WAL, immediate
+    # transactions and concurrent connections the way the site runs; one per test process.
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"hearts-test-{os.getpid()}.sqlite3")
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

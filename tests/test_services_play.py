@@ -290,3 +290,19 @@ def test_every_change_is_announced_after_commit_without_cards(
         "to_act_user_ids": [alice.pk],
         "status": "active",
     }
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
+def test_replaying_the_log_gives_the_snapshot_at_every_table_size(alice, bob, players):
+    match = open_match(alice, players=players)
+    services.join_match(bob, match.pk)
+    match = services.start_match(alice, match.pk)
+    for _ in range(3000):
+        state = state_of(match)
+        if state.hand_no >= 3 or state.is_finished:
+            break
+        seat = state.to_act()[0]
+        match = act(alice if seat == 0 else bob, match, seat)
+        assert services.log_matches_snapshot(match)
+    assert state_of(match).hand_no >= 3
+    assert services.log_matches_snapshot(match)
