@@ -19,7 +19,7 @@ from .errors import (
 )
 from .record import moon_decision, pass_decision, play_decision, replay
 from .rules import RuleSet
-from .state import FINISHED, HAND_OVER, MOON, PASSING, PHASES, PLAYING, Match, ScoreRow, Trick
+from .state import FINISHED, HAND_OVER, MOON, PASSING, PHASES, PLAYING, Match, ScoreRow
 from .views import CardOption, HandRecord, PlayedCard, PublicView, SeatView, TrickView
 
 __all__ = [
@@ -53,7 +53,6 @@ __all__ = [
     "RuleSet",
     "ScoreRow",
     "SeatView",
-    "Trick",
     "TrickView",
     "WrongPhase",
     "cards_from_mask",

@@ -128,6 +128,21 @@ class Card:
         return RANK_SYMBOLS[self.rank] + SUIT_SYMBOLS[self.suit]
 
     @property
+    def rank_symbol(self) -> str:
+        """Return the rank as printed on the card, like "10" or "Q"."""
+        return RANK_SYMBOLS[self.rank]
+
+    @property
+    def suit_symbol(self) -> str:
+        """Return the suit sign, like "♠"."""
+        return SUIT_SYMBOLS[self.suit]
+
+    @property
+    def suit_name(self) -> str:
+        """Return the suit in words, like "spades"."""
+        return SUIT_NAMES[self.suit]
+
+    @property
     def words(self) -> str:
         """Return the spoken form, like "Queen of spades"."""
         return f"{RANK_NAMES[self.rank]} of {SUIT_NAMES[self.suit]}"

@@ -62,15 +62,6 @@ class ScoreRow:
         }
 
 
-@dataclass(frozen=True)
-class Trick:
-    """A completed trick: who led, the cards in play order from the leader, who won."""
-
-    leader: int
-    cards: tuple[int, ...]
-    winner: int
-
-
 def _card_index(card: Card | str) -> int:
     return card.index if isinstance(card, Card) else index_of(card)
 
@@ -141,6 +132,11 @@ class Match:
             return ()
         low = min(self.totals)
         return tuple(s for s, t in enumerate(self.totals) if t == low)
+
+    @property
+    def hearts_broken(self) -> bool:
+        """Return True once a heart or the Q♠ has been played this hand (R3.5)."""
+        return self.broken
 
     @property
     def pass_direction(self) -> str:
@@ -448,10 +444,6 @@ class Match:
         from .views import public_view
 
         return public_view(self)
-
-    def completed_tricks(self) -> tuple[Trick, ...]:
-        """Return this hand's completed tricks."""
-        return tuple(Trick(*t) for t in self.tricks)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Match) and self.snapshot() == other.snapshot()

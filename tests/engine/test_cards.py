@@ -23,6 +23,8 @@ def test_card_attributes_and_display() -> None:
     assert (queen.rank, queen.suit, str(queen)) == ("Q", "S", "QS")
     assert queen.symbol == "Q♠" and queen.words == "Queen of spades"
     assert Card.parse("TD").symbol == "10♦" and Card.parse("TD").words == "Ten of diamonds"
+    assert (queen.rank_symbol, queen.suit_symbol, queen.suit_name) == ("Q", "♠", "spades")
+    assert Card.parse("TH").rank_symbol == "10"
     assert Card.parse("2C").symbol == "2♣" and Card.parse("AH").symbol == "A♥"
     assert Card.parse("TD").is_red and Card.parse("AH").is_red
     assert not queen.is_red and not Card.parse("2C").is_red
