@@ -45,7 +45,8 @@ def bot_hands(players: int, hands: int, seed: int) -> None:
 
 
 def measure(run: Callable[[int, int, int], None], players: int, hands: int, repeats: int) -> float:
-    """Return the median hands per second over `repeats` timed runs."""
+    """Return the median hands per second over `repeats` timed runs, after an untimed warm-up."""
+    run(players, max(hands // 5, 1), -1)
     rates = []
     for repeat in range(repeats):
         start = time.perf_counter()

@@ -144,14 +144,25 @@ def random_playout(match: Match, rng: random.Random) -> None:
     random_ = rng.random
     if match.phase == PASSING:
         for seat in match.to_act():
-            picks = rng.sample(indices_of(match.hands[seat]), 3)
-            match.pass_fast(seat, 1 << picks[0] | 1 << picks[1] | 1 << picks[2])
+            hand, chosen = match.hands[seat], 0
+            for _ in range(3):
+                pick = _random_bit(hand, random_)
+                chosen |= pick
+                hand ^= pick
+            match.pass_fast(seat, chosen)
     legal_mask, play = match.legal_mask, match.play_fast
     while match.phase == PLAYING:
         legal = legal_mask()
-        # Drop a uniformly random number of low bits; the lowest remaining bit is the pick.
-        for _ in range(int(random_() * legal.bit_count())):
-            legal &= legal - 1
-        play((legal & -legal).bit_length() - 1)
+        if legal & (legal - 1):
+            legal = _random_bit(legal, random_)
+        play(legal.bit_length() - 1)
     if match.phase == MOON:
         match.moon_fast("subtract" if random_() < 0.5 else "add")
+
+
+def _random_bit(mask: int, random_: Callable[[], float]) -> int:
+    """Return one set bit of a non-empty mask, uniformly at random."""
+    # Drop a uniformly random number of low bits; the lowest remaining bit is the pick.
+    for _ in range(int(random_() * mask.bit_count())):
+        mask &= mask - 1
+    return mask & -mask

@@ -27,6 +27,7 @@ QS_INDEX = SPADES * 13 + RANKS.index("Q")
 QS_MASK = 1 << QS_INDEX
 POINTS_MASK = HEARTS_MASK | QS_MASK
 FULL_DECK = (1 << 52) - 1
+BITS = tuple(1 << i for i in range(52))  # BITS[i] is the one-card set of card i
 
 
 def index_of(text: str) -> int:
