@@ -33,12 +33,12 @@ BITS = tuple(1 << i for i in range(52))  # BITS[i] is the one-card set of card i
 def index_of(text: str) -> int:
     """Return the index of a card written as rank then suit ("QS", "TD")."""
     if not isinstance(text, str) or len(text) != 2:
-        raise BadCard(f"{text!r} is not a card: write rank then suit, like QS or TD")
-    rank, suit = text[0].upper(), text[1].upper()
-    r, s = RANKS.find(rank), SUITS.find(suit)
+        raise BadCard(f"{text!r} is not a card: write rank then suit in capitals, like QS or TD")
+    r, s = RANKS.find(text[0]), SUITS.find(text[1])
     if r < 0 or s < 0:
         raise BadCard(
-            f"{text!r} is not a card: ranks are 2-9, T, J, Q, K, A and suits are C, D, H, S"
+            f"{text!r} is not a card: ranks are 2-9, T, J, Q, K, A and suits C, D, H, S,"
+            " in capitals"
         )
     return s * 13 + r
 

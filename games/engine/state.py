@@ -266,7 +266,11 @@ class Match:
             raise WrongPhase(self._phase_words("pass cards"), "R2.1")
         if self.passes[seat] is not None:
             raise NotYourTurn("You have already passed this hand", "R2.1")
-        items = [cards] if isinstance(cards, str | Card) else list(cards)
+        items: list[Card | str]
+        if isinstance(cards, str):
+            items = list(cards.split())  # "QS AH KH" is accepted too
+        else:
+            items = [cards] if isinstance(cards, Card) else list(cards)
         indices = [_card_index(c) for c in items]
         if len(indices) != PASS_SIZE:
             raise BadPass(f"Pass exactly three cards, not {len(indices)}")

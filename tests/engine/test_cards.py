@@ -45,11 +45,13 @@ def test_cards_are_immutable_values() -> None:
         card.rank = "K"  # type: ignore[misc]
     assert copy.deepcopy(card) is card
     assert pickle.loads(pickle.dumps(card)) is card
-    assert hash(card) == hash(Card.parse("QS")) and card == Card.parse("qs")
+    assert hash(card) == hash(Card.parse("QS")) and card == Card.parse("QS")
     assert card != "QS"
 
 
-@pytest.mark.parametrize("text", ["", "Q", "QSS", "1S", "10S", "QX", "ZZ", "♠Q", None, 12])
+@pytest.mark.parametrize(
+    "text", ["", "Q", "QSS", "1S", "10S", "QX", "ZZ", "♠Q", "qs", "Qs", "tD", " QS", None, 12]
+)
 def test_card_parse_rejects_anything_else(text: object) -> None:
     with pytest.raises(BadCard) as err:
         Card.parse(text)  # type: ignore[arg-type]
