@@ -7,4 +7,17 @@ from games import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("lobby/", views.lobby, name="lobby"),
+    path("matches/new/", views.create_match, name="create_match"),
+    path("invite/<str:code>/", views.invite, name="invite"),
+    path("matches/<int:pk>/", views.match_page, name="match"),
+    path("matches/<int:pk>/scores/", views.scores, name="scores"),
+    path("matches/<int:pk>/join/", views.join, name="join_match"),
+    path("matches/<int:pk>/leave/", views.leave, name="leave_match"),
+    path("matches/<int:pk>/bots/add/", views.add_bot, name="add_bot"),
+    path("matches/<int:pk>/bots/remove/", views.remove_bot, name="remove_bot"),
+    path("matches/<int:pk>/start/", views.start, name="start_match"),
+    path("matches/<int:pk>/pass/", views.pass_cards, name="pass_cards"),
+    path("matches/<int:pk>/play/", views.play_card, name="play_card"),
+    path("matches/<int:pk>/moon/", views.choose_moon, name="choose_moon"),
+    path("matches/<int:pk>/resign/", views.resign, name="resign"),
 ]

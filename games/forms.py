@@ -1,0 +1,151 @@
+"""Forms for creating a match and for the small actions taken at the table."""
+
+from django import forms
+
+from games import engine, services
+from games.models import MoonOption
+
+PLAYER_CHOICES = [(n, f"{n} players") for n in range(3, 8)]
+
+
+class CreateMatchForm(forms.Form):
+    """What a player chooses when opening a new match (R1.1, R4.3, R4.5)."""
+
+    players = forms.TypedChoiceField(label="Players", choices=PLAYER_CHOICES, coerce=int, initial=4)
+    target = forms.IntegerField(
+        label="Target score",
+        min_value=25,
+        max_value=500,
+        initial=100,
+        help_text="The match ends when someone reaches it; 50 is a sensible minimum.",
+    )
+    moon = forms.ChoiceField(
+        label="Shooting the moon", choices=MoonOption.choices, initial=MoonOption.ASK
+    )
+    bots = forms.IntegerField(
+        label="Seats filled by bots",
+        min_value=0,
+        max_value=6,
+        initial=0,
+        help_text="The other seats wait for people; you can add bots or start later.",
+    )
+    private = forms.BooleanField(
+        label="Private: only people with the invite link can join",
+        required=False,
+    )
+    auto_play_forced = forms.BooleanField(
+        label="Play my only legal card for me", required=False, initial=True
+    )
+    auto_finish = forms.BooleanField(
+        label="Play out a hand once no points are left", required=False, initial=True
+    )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        players, bots = data.get("players"), data.get("bots")
+        if players is not None and bots is not None and bots >= players:
+            self.add_error("bots", f"Choose between 0 and {players - 1} bots for {players} seats.")
+        return data
+
+    def options(self) -> services.MatchOptions:
+        """Return the cleaned choices as the service's options."""
+        data = self.cleaned_data
+        return services.MatchOptions(
+            players=data["players"],
+            target=data["target"],
+            moon=data["moon"],
+            bots=data["bots"],
+            private=data["private"],
+            auto_play_forced=data["auto_play_forced"],
+            auto_finish=data["auto_finish"],
+        )
+
+
+class CardField(forms.CharField):
+    """One card in its text form ("QS"), checked by the engine's parser."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(max_length=3, **kwargs)
+
+    def to_python(self, value) -> str:
+        text = super().to_python(value).strip().upper()
+        if not text:
+            return text
+        try:
+            return str(engine.Card.parse(text))
+        except engine.EngineError:
+            raise forms.ValidationError("That is not a card.") from None
+
+
+class VersionForm(forms.Form):
+    """The match version the page was rendered at, sent with every move."""
+
+    version = forms.IntegerField(
+        min_value=0,
+        # Bounded so that a garbage number never reaches the database's integer column.
+        max_value=2**31 - 1,
+        error_messages={
+            "required": "This page is out of date: reload it and try again.",
+            "invalid": "This page is out of date: reload it and try again.",
+            "min_value": "This page is out of date: reload it and try again.",
+            "max_value": "This page is out of date: reload it and try again.",
+        },
+    )
+
+
+class PlayForm(VersionForm):
+    """Play one card."""
+
+    card = CardField(error_messages={"required": "Choose a card to play."})
+
+
+class PassForm(VersionForm):
+    """Pass exactly three cards (R2.1, R2.5)."""
+
+    cards = forms.MultipleChoiceField(
+        choices=[(str(card), card.words) for card in engine.CARDS],
+        error_messages={
+            "required": "Choose three cards to pass.",
+            "invalid_choice": "That is not a card.",
+        },
+    )
+
+    def clean_cards(self) -> list[str]:
+        cards = self.cleaned_data["cards"]
+        if len(set(cards)) != 3:
+            raise forms.ValidationError(
+                f"Choose exactly three cards to pass, not {len(set(cards))}."
+            )
+        return cards
+
+
+class MoonForm(VersionForm):
+    """Choose what shooting the moon does (R4.3)."""
+
+    option = forms.ChoiceField(
+        choices=[("subtract", "Subtract 26 from my score"), ("add", "Add 26 to everyone else's")],
+        error_messages={
+            "required": "Choose to subtract 26 from your score or add 26 to everyone else's.",
+            "invalid_choice": "Choose to subtract 26 from your score or add 26 to everyone else's.",
+        },
+    )
+
+
+class SeatForm(forms.Form):
+    """A seat at the table, for adding or removing a bot; empty means the first free one."""
+
+    position = forms.IntegerField(min_value=0, max_value=6, required=False)
+
+
+class JoinForm(forms.Form):
+    """Join an open match, with the invite code a private match needs."""
+
+    invite_code = forms.CharField(max_length=32, required=False)
+
+
+def first_error(form: forms.Form) -> str:
+    """Return the first error message of an invalid form, for a one-line answer."""
+    for errors in form.errors.values():
+        for error in errors:
+            return str(error)
+    return "Something in that request was not understood."

@@ -1,0 +1,49 @@
+// Keyboard help at the table: arrow keys move between cards, and focus stays in the hand
+// after htmx replaces it. Every action works without this file; it only saves key presses.
+(function () {
+  "use strict";
+
+  function cardControls(hand) {
+    return Array.from(hand.querySelectorAll("button.playing-card:not(:disabled), .pass-choice input"));
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var keys = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+    var step = keys[event.key];
+    var hand = event.target.closest && event.target.closest(".hand");
+    if (!step || !hand) { return; }
+    var controls = cardControls(hand);
+    var index = controls.indexOf(event.target);
+    if (index < 0) { return; }
+    event.preventDefault();
+    controls[(index + step + controls.length) % controls.length].focus();
+  });
+
+  function countPassChoices(form) {
+    var out = form.querySelector("[data-pass-count]");
+    if (!out) { return; }
+    var chosen = form.querySelectorAll(".pass-choice input:checked").length;
+    out.textContent = chosen + " of 3 chosen";
+  }
+
+  document.addEventListener("change", function (event) {
+    var form = event.target.closest && event.target.closest("[data-pass-form]");
+    if (form) { countPassChoices(form); }
+  });
+
+  var handHadFocus = false;
+  document.addEventListener("htmx:beforeSwap", function () {
+    var hand = document.getElementById("hand");
+    handHadFocus = !!(hand && hand.contains(document.activeElement));
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var hand = document.getElementById("hand");
+    if (!hand) { return; }
+    var form = hand.querySelector("[data-pass-form]");
+    if (form) { countPassChoices(form); }
+    if (!handHadFocus || hand.contains(document.activeElement)) { return; }
+    handHadFocus = false;
+    var target = cardControls(hand)[0] || hand.querySelector("button:not(:disabled)");
+    if (target) { target.focus(); }
+  });
+})();

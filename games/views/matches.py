@@ -1,0 +1,238 @@
+"""The match page, its partials, and every action taken at the table.
+
+Each action is a plain form POST that redirects back to the match page; sent by htmx, it is
+answered with the `hand` region plus out-of-band copies of the other regions it changed. A
+refused action answers with the refusal's status (400, 403, 404, 409) and the reason in the page.
+"""
+
+from collections.abc import Callable, Iterable
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from games import presenters, services
+from games.forms import JoinForm, MoonForm, PassForm, PlayForm, SeatForm, first_error
+from games.models import Match, MatchStatus
+
+TEMPLATE = "games/match.html"
+NOT_FOUND = 404
+
+
+def _context(request: HttpRequest, match: Match, **extra) -> dict:
+    context = presenters.match_context(match, request.user, **extra)
+    if context["is_player"]:
+        path = reverse("invite", args=[match.invite_code])
+        context["invite_url"] = request.build_absolute_uri(path)
+    return context
+
+
+def _regions(
+    request: HttpRequest,
+    context: dict,
+    *,
+    main: str | None = "hand",
+    also: Iterable[str] = ("table", "status"),
+    status: int = 200,
+) -> HttpResponse:
+    """Render one region for htmx to swap, and out-of-band copies of the others."""
+    parts = []
+    if main:
+        parts.append(render_to_string(f"{TEMPLATE}#{main}", {**context, "oob": False}, request))
+    for name in also:
+        parts.append(render_to_string(f"{TEMPLATE}#{name}", {**context, "oob": True}, request))
+    return HttpResponse("".join(parts), status=status)
+
+
+def _page(request: HttpRequest, match: Match, status: int = 200, **extra) -> HttpResponse:
+    return render(request, TEMPLATE, _context(request, match, **extra), status=status)
+
+
+def _refused(
+    request: HttpRequest, match: Match, message: str, status: int, selected: Iterable[str] = ()
+) -> HttpResponse:
+    """Answer a refused action with its status, the reason, and the table as it stands."""
+    match.refresh_from_db()
+    if request.htmx and match.status != MatchStatus.OPEN:
+        context = _context(request, match, selected=selected, error=message)
+        return _regions(request, context, status=status)
+    messages.error(request, message)
+    return _page(request, match, status=status, selected=selected)
+
+
+def _act(
+    request: HttpRequest,
+    pk: int,
+    form: forms.Form,
+    action: Callable[[dict], Match],
+    *,
+    selected: Iterable[str] = (),
+    done: str = "",
+) -> HttpResponse:
+    """Validate the form, call one service, then redirect or render the changed regions."""
+    match = get_object_or_404(Match, pk=pk)
+    before = (match.hand_no, match.status)
+    if not form.is_valid():
+        return _refused(request, match, first_error(form), 400, selected)
+    try:
+        match = action(form.cleaned_data)
+    except services.NotFound as refusal:
+        return HttpResponse(refusal.message, status=NOT_FOUND)
+    except services.ActionRefused as refusal:
+        return _refused(request, match, refusal.message, refusal.status, selected)
+    if not request.htmx or match.status == MatchStatus.OPEN:
+        if done:
+            messages.success(request, done)
+        return redirect(match)
+    # A finished hand (or match) changes the score sheet too; a card alone does not.
+    changed = ("table", "status", "scores") if before != (match.hand_no, match.status) else None
+    return _regions(request, _context(request, match), also=changed or ("table", "status"))
+
+
+@login_required
+@require_GET
+def match_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Show the table to a player (with their hand) or a spectator (without any hand).
+
+    Asked by htmx, answer every region out of band, for a page catching up after a change.
+    """
+    match = get_object_or_404(Match, pk=pk)
+    if request.htmx and match.status != MatchStatus.OPEN:
+        context = _context(request, match)
+        return _regions(request, context, main=None, also=("table", "hand", "scores", "status"))
+    return _page(request, match)
+
+
+@login_required
+@require_GET
+def scores(request: HttpRequest, pk: int) -> HttpResponse:
+    """Show the score sheet and the chart of running totals (R4.1)."""
+    match = get_object_or_404(Match, pk=pk)
+    context = presenters.match_context(match, request.user)
+    if request.htmx:
+        return render(request, f"{TEMPLATE}#scores", {**context, "oob": False})
+    return render(request, "games/scores.html", context)
+
+
+@login_required
+@require_POST
+def play_card(request: HttpRequest, pk: int) -> HttpResponse:
+    """Play one card (R3)."""
+    form = PlayForm(request.POST)
+    return _act(
+        request,
+        pk,
+        form,
+        lambda data: services.play_card(request.user, pk, data["version"], data["card"]),
+    )
+
+
+@login_required
+@require_POST
+def pass_cards(request: HttpRequest, pk: int) -> HttpResponse:
+    """Pass three cards (R2); a refusal keeps the cards the player had ticked."""
+    form = PassForm(request.POST)
+    return _act(
+        request,
+        pk,
+        form,
+        lambda data: services.pass_cards(request.user, pk, data["version"], data["cards"]),
+        selected=request.POST.getlist("cards"),
+    )
+
+
+@login_required
+@require_POST
+def choose_moon(request: HttpRequest, pk: int) -> HttpResponse:
+    """Choose what shooting the moon does (R4.3)."""
+    form = MoonForm(request.POST)
+    return _act(
+        request,
+        pk,
+        form,
+        lambda data: services.choose_moon(request.user, pk, data["version"], data["option"]),
+    )
+
+
+@login_required
+@require_POST
+def resign(request: HttpRequest, pk: int) -> HttpResponse:
+    """Leave a match in play; a bot takes over the seat."""
+    return _act(
+        request,
+        pk,
+        forms.Form(request.POST),
+        lambda data: services.resign(request.user, pk),
+        done="You have left this match; a bot plays your seat from now on.",
+    )
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, pk: int) -> HttpResponse:
+    """Take an empty seat in an open match."""
+    form = JoinForm(request.POST)
+    return _act(
+        request,
+        pk,
+        form,
+        lambda data: services.join_match(request.user, pk, data["invite_code"]),
+        done="You have joined this match.",
+    )
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, pk: int) -> HttpResponse:
+    """Give up a seat before the start; the creator leaving cancels the match."""
+    match = get_object_or_404(Match, pk=pk)
+    try:
+        services.leave_match(request.user, pk)
+    except services.ActionRefused as refusal:
+        return _refused(request, match, refusal.message, refusal.status)
+    gone = "You have cancelled the match." if match.created_by_id == request.user.pk else None
+    messages.success(request, gone or "You have left the match.")
+    return redirect("lobby")
+
+
+@login_required
+@require_POST
+def add_bot(request: HttpRequest, pk: int) -> HttpResponse:
+    """Seat a bot in an empty seat."""
+    form = SeatForm(request.POST)
+    return _act(
+        request,
+        pk,
+        form,
+        lambda data: services.add_bot(request.user, pk, data["position"]),
+    )
+
+
+@login_required
+@require_POST
+def remove_bot(request: HttpRequest, pk: int) -> HttpResponse:
+    """Free a bot's seat for a person."""
+    form = SeatForm(request.POST)
+    return _act(
+        request,
+        pk,
+        form,
+        lambda data: services.remove_bot(request.user, pk, data["position"]),
+    )
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, pk: int) -> HttpResponse:
+    """Fill the empty seats with bots and deal the first hand."""
+    return _act(
+        request,
+        pk,
+        forms.Form(request.POST),
+        lambda data: services.start_match(request.user, pk),
+    )

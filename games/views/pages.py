@@ -1,0 +1,106 @@
+"""The site's main pages: the welcome page, a player's matches, the lobby and invite links."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from games import services
+from games.forms import CreateMatchForm, JoinForm
+from games.models import Match, MatchStatus, Seat
+
+# A form sent back with errors is a client error: say so with 400, not 200.
+BAD_INPUT = 400
+RECENTLY_FINISHED = 10
+
+
+def _seats_in_order(lookup: str) -> Prefetch:
+    """Prefetch a match's seats in order, with what their names need."""
+    return Prefetch(
+        lookup, queryset=Seat.objects.select_related("user__profile").order_by("position")
+    )
+
+
+def _my_seats(user) -> QuerySet[Seat]:
+    return (
+        Seat.objects.filter(user=user)
+        .select_related("match")
+        .prefetch_related(_seats_in_order("match__seats"))
+    )
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    """Show visitors what the site is, and players the matches that wait for them."""
+    if not request.user.is_authenticated:
+        return render(request, "pages/welcome.html")
+    seats = _my_seats(request.user)
+    active = seats.filter(match__status=MatchStatus.ACTIVE, resigned=False)
+    context = {
+        "nav": "your-turn",
+        "waiting": active.filter(to_act=True).order_by("waiting_since", "match_id"),
+        "playing": active.filter(to_act=False).order_by("-match__updated_at"),
+        "finished": seats.filter(match__status=MatchStatus.FINISHED).order_by(
+            "-match__finished_at"
+        )[:RECENTLY_FINISHED],
+        "open": seats.filter(match__status=MatchStatus.OPEN).order_by("-match__created_at"),
+    }
+    return render(request, "pages/your_turn.html", context)
+
+
+def _lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200) -> HttpResponse:
+    empty = Q(seats__user__isnull=True, seats__controller=Seat.Controller.PERSON)
+    open_matches = (
+        Match.objects.filter(status=MatchStatus.OPEN, is_private=False)
+        .annotate(
+            free_seats=Count("seats", filter=empty),
+            is_mine=Exists(Seat.objects.filter(match=OuterRef("pk"), user=request.user)),
+        )
+        .select_related("created_by__profile")
+        .prefetch_related(_seats_in_order("seats"))
+        .order_by("-created_at")
+    )
+    context = {"nav": "lobby", "open_matches": open_matches, "form": form}
+    return render(request, "pages/lobby.html", context, status=status)
+
+
+@login_required
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    """List open matches to join, and offer a form to create one."""
+    return _lobby(request, CreateMatchForm())
+
+
+@login_required
+@require_POST
+def create_match(request: HttpRequest) -> HttpResponse:
+    """Create a match from the lobby form, with the creator in the first seat."""
+    form = CreateMatchForm(request.POST)
+    if not form.is_valid():
+        return _lobby(request, form, status=BAD_INPUT)
+    try:
+        match = services.create_match(request.user, form.options())
+    except services.ActionRefused as refusal:
+        form.add_error(None, refusal.message)
+        return _lobby(request, form, status=refusal.status)
+    if match.status == MatchStatus.OPEN:
+        messages.success(request, "Your match is open: invite players, add bots, or start it.")
+    return redirect(match)
+
+
+@login_required
+@require_GET
+def invite(request: HttpRequest, code: str) -> HttpResponse:
+    """Show a private (or public) match reached by its invite link, with a button to join."""
+    match = get_object_or_404(Match, invite_code=code)
+    seated = match.seats.filter(user=request.user).exists()
+    if seated or match.status != MatchStatus.OPEN:
+        return redirect(match)
+    context = {
+        "match": match,
+        "seats": match.seats.select_related("user__profile").order_by("position"),
+        "form": JoinForm(initial={"invite_code": code}),
+    }
+    return render(request, "games/invite.html", context)
