@@ -1,6 +1,6 @@
 """Hearts rules engine: pure Python, standard library only (see README.md beside this file)."""
 
-from .bots import BaselineBot, RandomBot, moon_choice, play_hand
+from .bots import BaselineBot, RandomBot, moon_choice, play_hand, random_playout
 from .cards import CARDS, Card, cards_from_mask, mask_of, parse_cards
 from .deal import Deal
 from .errors import (
@@ -63,5 +63,6 @@ __all__ = [
     "pass_decision",
     "play_decision",
     "play_hand",
+    "random_playout",
     "replay",
 ]
