@@ -334,7 +334,8 @@ def _played(by_pos: dict[int, Place], play: engine.PlayedCard) -> str:
     return f"{by_pos[play.seat].who} played {play.card.words}"
 
 
-def _result(match: Match, places: Sequence[Place]) -> dict | None:
+def result_of(match: Match, places: Sequence[Place]) -> dict | None:
+    """Return the winner or co-winners and the standings of a finished match (R4.6)."""
     if match.status != MatchStatus.FINISHED:
         return None
     standings = sorted(places, key=lambda p: (p.rank or 99, p.position))
@@ -377,7 +378,7 @@ def match_context(
     me = by_pos[seat.position] if seat else None
     lines = list(match.score_lines.order_by("hand_number", "seat")) if match.hand_no else []
     last_hand = _last_hand(places, lines)
-    result = _result(match, places)
+    result = result_of(match, places)
     context: dict[str, object] = {
         "match": match,
         "version": match.version,

@@ -1,0 +1,235 @@
+"""The match page: the table, the player's hand, the pass picker, summaries and results."""
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import engine, presenters
+from games.models import MatchStatus
+from tests.factories import HTMX, make_match, next_move, play_to_the_end, state_of
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def region(html: str, name: str) -> str:
+    """Return the HTML of one region (a section or div with that id)."""
+    match = re.search(rf'<(section|div) id="{name}"', html)
+    assert match, f"no region {name}"
+    tag = match.group(1)
+    return html[match.start() : html.index(f"</{tag}>", match.start())]
+
+
+def hand_region(html: str) -> str:
+    return html[html.index('<section id="hand"') : html.index('<section id="scores"')]
+
+
+def cards_in(html: str) -> list[str]:
+    return re.findall(r'data-card="(\w\w)"', html)
+
+
+def until_playing(client: Client, match, position: int = 0):
+    """Act for the seat until it is the seat's turn to play a card."""
+    while True:
+        match.refresh_from_db()
+        if state_of(match).phase == engine.PLAYING and next_move(match, position):
+            return match
+        move = next_move(match, position)
+        assert client.post(move.url, move.data).status_code == 302
+
+
+@pytest.fixture
+def alice_client(alice) -> Client:
+    return client_for(alice)
+
+
+def test_anonymous_visitors_are_sent_to_log_in(client, alice):
+    match = make_match(alice)
+    response = client.get(match.get_absolute_url())
+    assert response.status_code == 302
+    assert reverse("login") in response.url
+
+
+def test_an_unknown_match_is_404(alice_client):
+    assert alice_client.get(reverse("match", args=[4040])).status_code == 404
+
+
+def test_the_pass_picker_offers_a_labelled_checkbox_per_card(alice_client, alice):
+    match = make_match(alice)
+    html = alice_client.get(match.get_absolute_url()).text
+    hand = hand_region(html)
+    view = state_of(match).view(0)
+    for card in view.hand:
+        assert f'<input type="checkbox" name="cards" value="{card}" id="pass-{card}">' in hand
+        label = hand.split(f'<label for="pass-{card}"')[1].split("</label>")[0]
+        assert card.words in label
+    assert "Choose three cards to pass to the left, to Basil." in hand
+    assert "Pass these three cards" in hand
+    assert f'name="version" value="{match.version}"' in hand
+
+
+def test_the_hand_is_sorted_by_suit_with_colours_alternating(alice_client, alice):
+    match = make_match(alice)
+    shown = cards_in(hand_region(alice_client.get(match.get_absolute_url()).text))
+    order = "CDSH"
+    expected = sorted(
+        (str(c) for c in state_of(match).view(0).hand),
+        key=lambda t: (order.index(t[1]), engine.Card.parse(t)),
+    )
+    assert shown == expected
+
+
+def test_after_passing_the_player_waits_without_seeing_what_comes(make_user, alice):
+    bob = make_user("bob", "Bob")
+    match = make_match(alice, people=[bob])
+    client = client_for(alice)
+    passed = [str(c) for c in state_of(match).view(0).hand[:3]]
+    client.post(reverse("pass_cards", args=[match.pk]), {"version": match.version, "cards": passed})
+    hand = hand_region(client.get(match.get_absolute_url()).text)
+    assert "You passed" in hand and "Waiting for Bob to pass" in hand
+    assert "received" not in hand
+    assert sorted(cards_in(hand)) == sorted(passed + [str(c) for c in state_of(match).view(0).hand])
+
+
+def test_once_everyone_passed_the_player_sees_what_they_passed_and_received(alice_client, alice):
+    match = until_playing(alice_client, make_match(alice))
+    view = state_of(match).view(0)
+    hand = hand_region(alice_client.get(match.get_absolute_url()).text)
+    record = hand.split('class="pass-record"')[1]
+    assert "You passed" in record and "received" in record and "from Dmitri" in record
+    for card in view.passed + view.received:
+        assert f'data-card="{card}"' in record
+
+
+def test_legal_cards_are_buttons_and_illegal_ones_are_disabled_with_the_reason(alice_client, alice):
+    for seed in range(1, 80):
+        match = until_playing(alice_client, make_match(alice, seed=seed))
+        view = state_of(match).view(0)
+        if any(not o.legal for o in view.options) and view.trick:
+            break
+    else:
+        pytest.skip("no deal with a card to follow")
+    hand = hand_region(alice_client.get(match.get_absolute_url()).text)
+    for option in view.options:
+        button = re.search(rf'<button type="submit" name="card" value="{option.card}"[^>]*>', hand)
+        assert button, option.card
+        assert (" disabled" in button.group(0)) is (not option.legal)
+        if not option.legal:
+            reason_id = re.search(r'aria-describedby="([\w-]+)"', button.group(0)).group(1)
+            assert re.search(rf'<li id="{reason_id}">{re.escape(option.reason)}', hand)
+    led = view.trick[0].card.suit
+    suit = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}[led]
+    if any(c.suit == led for c in view.hand):
+        assert f"You must follow {suit}" in hand
+
+
+def test_the_table_shows_names_totals_and_who_is_to_act(alice_client, alice):
+    match = make_match(alice)
+    table = region(alice_client.get(match.get_absolute_url()).text, "table")
+    for name in ("Alice", "Basil", "Cleo", "Dmitri"):
+        assert name in table
+    assert table.count('<span class="seat-total">0 ') == 4
+    you = table.split('class="seat is-to-act is-you"')[1].split("</li>")[0]
+    assert "Alice" in you and "choosing" in you
+    assert "Passing left" in table
+
+
+def test_the_current_trick_grows_and_the_last_trick_names_its_winner(alice_client, alice):
+    match = until_playing(alice_client, make_match(alice))
+    move = next_move(match, 0)
+    alice_client.post(move.url, move.data)
+    match.refresh_from_db()
+    view = state_of(match).view(0)
+    html = alice_client.get(match.get_absolute_url()).text
+    trick = html.split('<ol class="trick"')[1].split("</ol>")[0]
+    assert cards_in(trick) == [str(p.card) for p in view.trick]
+    last = view.tricks[-1]
+    side = html.split('class="last-trick"')[1].split("</div>")[0]
+    names = {0: "You", 1: "Basil", 2: "Cleo", 3: "Dmitri"}
+    assert f"{names[last.winner]} won it" in side
+    assert cards_in(side) == [str(p.card) for p in last.plays]
+    assert "Hearts not broken" in html or "Hearts broken" in html
+
+
+def test_the_live_region_announces_the_plays_in_words(alice_client, alice):
+    match = until_playing(alice_client, make_match(alice))
+    move = next_move(match, 0)
+    response = alice_client.post(move.url, move.data, **HTMX)
+    status = region(response.text, "status")
+    assert 'role="status" aria-live="polite"' in status
+    match.refresh_from_db()
+    view = state_of(match).view(0)
+    played = view.trick or view.tricks[-1].plays
+    for play in played:
+        assert play.card.words in status
+    assert "Your turn to play." in status or "is to play." in status
+
+
+def test_a_spectator_sees_the_public_table_and_no_hand(make_user, alice):
+    match = until_playing(client_for(alice), make_match(alice))
+    html = client_for(make_user("carol", "Carol")).get(match.get_absolute_url()).text
+    hand = hand_region(html)
+    assert "You are watching this match." in hand
+    assert "data-card" not in hand
+    shown = set(cards_in(html))
+    state = state_of(match)
+    for seat in range(4):
+        assert not shown & {str(c) for c in state.hand(seat)}
+
+
+def test_after_a_hand_the_table_sums_it_up(alice_client, alice):
+    match = make_match(alice)
+    for _ in play_to_the_end({0: alice_client}, match):
+        match.refresh_from_db()
+        if match.hand_no == 2:
+            break
+    table = region(alice_client.get(match.get_absolute_url()).text, "table")
+    assert "Hand 1 summary" in table
+    assert table.count('class="summary-points"') == 4
+
+
+def test_a_finished_match_names_the_winner(alice_client, alice):
+    match = make_match(alice, target=25)
+    list(play_to_the_end({0: alice_client}, match))
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED
+    html = alice_client.get(match.get_absolute_url()).text
+    winners = [s for s in match.seats.all() if s.rank == 1]
+    headline = region(html, "table").split('id="result-heading">')[1].split("</h3>")[0]
+    for seat in winners:
+        assert (seat.name if seat.position else "You") in headline
+    assert "1st" in html
+
+
+def test_co_winners_share_the_win(alice):
+    def place(position: int, name: str, rank: int) -> presenters.Place:
+        return presenters.Place(
+            position, name, False, True, False, 10, 0, False, False, None, rank, 0, 0, 0, 0
+        )
+
+    match = make_match(alice, start=False)
+    match.status = MatchStatus.FINISHED
+    places = [place(0, "Ada", 1), place(1, "Basil", 2), place(2, "Cleo", 1)]
+    result = presenters.result_of(match, places)
+    assert result["headline"] == "Ada and Cleo share the win."
+
+
+def test_htmx_asking_for_the_page_gets_every_region_out_of_band(alice_client, alice):
+    match = make_match(alice)
+    response = alice_client.get(match.get_absolute_url(), **HTMX)
+    assert response.status_code == 200
+    for name in ("table", "hand", "scores"):
+        assert re.search(rf'<section id="{name}"[^>]*hx-swap-oob="true"', response.text)
+    assert 'id="status"' in response.text and "<html" not in response.text
+
+
+def test_the_page_configures_htmx_to_show_refusals(alice_client, alice):
+    match = make_match(alice)
+    html = alice_client.get(match.get_absolute_url()).text
+    assert '<meta name="htmx-config"' in html and '"code":"4..","swap":true' in html
+    assert "/static/games/table.js" in html
