@@ -1,0 +1,241 @@
+"""The lobby: open matches to join, the form to create one, and setting up an open match."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Match, MatchStatus, Seat
+from tests.factories import make_match
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob", "Bob")
+
+
+@pytest.fixture
+def alice_client(alice) -> Client:
+    return client_for(alice)
+
+
+def create(client: Client, **fields) -> object:
+    data = {"players": 4, "target": 100, "moon": "ask", "bots": 0}
+    data.update(fields)
+    data = {k: v for k, v in data.items() if v is not None}
+    return client.post(reverse("create_match"), data)
+
+
+def test_anonymous_visitors_are_sent_to_log_in(client, db):
+    response = client.get(reverse("lobby"))
+    assert response.status_code == 302
+    assert reverse("login") in response.url
+
+
+def test_it_lists_open_public_matches_with_their_seats_and_creator(alice, bob):
+    match = make_match(alice, start=False, players=5, bots=2)
+    html = client_for(bob).get(reverse("lobby")).text
+    listed = html.split('id="open-matches"')[1].split("</section>")[0]
+    assert f"Match {match.pk}" in listed
+    assert "by Alice" in listed
+    assert "5 players" in listed and "2 empty seats" in listed
+    assert listed.count("Empty seat") == 2 and "Dmitri (bot)" in listed
+    assert f"Join match {match.pk}" in listed
+
+
+def test_it_hides_private_started_and_cancelled_matches(alice, bob):
+    private = make_match(alice, start=False, private=True)
+    started = make_match(alice)
+    cancelled = make_match(alice, start=False)
+    services.leave_match(alice, cancelled.pk)
+    listed = client_for(bob).get(reverse("lobby")).text.split('id="open-matches"')[1]
+    listed = listed.split("</section>")[0]
+    for match in (private, started, cancelled):
+        assert f"Match {match.pk}<" not in listed
+    assert "No open match right now" in listed
+
+
+def test_the_creator_sees_their_own_match_without_a_join_button(alice_client, alice):
+    match = make_match(alice, start=False)
+    listed = alice_client.get(reverse("lobby")).text
+    assert f"Open your match {match.pk}" in listed
+    assert f"Join match {match.pk}" not in listed
+
+
+def test_the_form_offers_the_rules_with_their_defaults(alice_client):
+    html = alice_client.get(reverse("lobby")).text
+    form = html.split('id="create-match"')[1]
+    for players in range(3, 8):
+        assert f'<option value="{players}"' in form
+    assert 'name="target" value="100" min="25" max="500"' in form
+    assert "50 is a sensible minimum" in form
+    for moon in ("ask", "subtract", "add"):
+        assert f'value="{moon}"' in form
+    assert 'name="auto_play_forced" id="id_auto_play_forced" checked' in form
+    assert 'name="auto_finish" id="id_auto_finish" checked' in form
+    assert 'name="private" id="id_private">' in form
+
+
+def test_it_creates_a_match_waiting_for_players(alice_client, alice):
+    response = create(alice_client, players=5, target=60, moon="add", bots=2, private="on")
+    match = Match.objects.get()
+    assert response.status_code == 302 and response.url == match.get_absolute_url()
+    assert match.rules == {"players": 5, "target": 60, "moon": "add"}
+    assert match.status == MatchStatus.OPEN and match.is_private
+    assert not match.auto_play_forced and not match.auto_finish  # unticked boxes are off
+    assert [s.is_bot for s in match.seats.order_by("position")] == [False] * 3 + [True] * 2
+    page = alice_client.get(response.url).text
+    assert "Your match is open" in page
+    assert reverse("invite", args=[match.invite_code]) in page
+
+
+def test_with_every_other_seat_a_bot_the_match_starts_at_once(alice_client):
+    response = create(alice_client, bots=3, auto_play_forced="on", auto_finish="on")
+    match = Match.objects.get()
+    assert match.status == MatchStatus.ACTIVE and match.auto_finish
+    page = alice_client.get(response.url).text
+    assert "Pass these three cards" in page
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"target": 24}, "greater than or equal to 25"),
+        ({"target": 501}, "less than or equal to 500"),
+        ({"target": "lots"}, "Enter a whole number"),
+        ({"players": 8}, "Select a valid choice"),
+        ({"players": 2}, "Select a valid choice"),
+        ({"bots": 4}, "Choose between 0 and 3 bots"),
+        ({"moon": "sometimes"}, "Select a valid choice"),
+        ({"target": None}, "This field is required"),
+    ],
+)
+def test_it_refuses_rules_outside_what_is_allowed(alice_client, fields, message):
+    response = create(alice_client, **fields)
+    assert response.status_code == 400
+    assert message in response.text
+    assert not Match.objects.exists()
+
+
+def test_a_player_joins_from_the_lobby(alice, bob):
+    match = make_match(alice, start=False)
+    response = client_for(bob).post(reverse("join_match", args=[match.pk]))
+    assert response.status_code == 302
+    assert match.seats.filter(user=bob).exists()
+
+
+def test_the_match_starts_once_every_seat_is_taken(alice, bob):
+    match = make_match(alice, start=False, players=3, bots=1)
+    client_for(bob).post(reverse("join_match", args=[match.pk]))
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ACTIVE
+
+
+def test_joining_twice_is_refused(alice, bob):
+    match = make_match(alice, start=False)
+    client = client_for(bob)
+    client.post(reverse("join_match", args=[match.pk]))
+    response = client.post(reverse("join_match", args=[match.pk]))
+    assert response.status_code == 409
+    assert "You already have a seat" in response.text
+
+
+def test_the_creator_adds_and_removes_a_bot(alice_client, alice):
+    match = make_match(alice, start=False)
+    page = alice_client.get(match.get_absolute_url()).text
+    assert "Add a bot to seat 2" in page and "Start the match" in page
+    alice_client.post(reverse("add_bot", args=[match.pk]), {"position": 2})
+    seat = match.seats.get(position=2)
+    assert seat.is_bot
+    assert f"Remove {seat.name}" in alice_client.get(match.get_absolute_url()).text
+    alice_client.post(reverse("remove_bot", args=[match.pk]), {"position": 2})
+    assert match.seats.get(position=2).is_empty
+
+
+def test_only_the_creator_changes_the_seats_or_starts(alice, bob):
+    match = make_match(alice, start=False)
+    client = client_for(bob)
+    client.post(reverse("join_match", args=[match.pk]))
+    page = client.get(match.get_absolute_url()).text
+    assert "Add a bot" not in page and "Start the match" not in page
+    response = client.post(reverse("add_bot", args=[match.pk]), {"position": 2})
+    assert response.status_code == 403
+    assert client.post(reverse("start_match", args=[match.pk])).status_code == 403
+    match.refresh_from_db()
+    assert match.status == MatchStatus.OPEN and match.seats.get(position=2).is_empty
+
+
+def test_starting_fills_the_empty_seats_with_bots(alice_client, alice, bob):
+    match = make_match(alice, start=False)
+    services.join_match(bob, match.pk)
+    response = alice_client.post(reverse("start_match", args=[match.pk]))
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ACTIVE
+    seats = list(match.seats.order_by("position"))
+    assert [s.user for s in seats[:2]] == [alice, bob] and all(s.is_bot for s in seats[2:])
+
+
+def test_a_player_leaves_before_the_start(alice, bob):
+    match = make_match(alice, start=False)
+    client = client_for(bob)
+    client.post(reverse("join_match", args=[match.pk]))
+    response = client.post(reverse("leave_match", args=[match.pk]))
+    assert response.status_code == 302 and response.url == reverse("lobby")
+    assert not match.seats.filter(user=bob).exists()
+
+
+def test_the_creator_leaving_cancels_the_match(alice_client, alice):
+    match = make_match(alice, start=False)
+    page = alice_client.get(match.get_absolute_url()).text
+    assert "Cancel the match" in page
+    alice_client.post(reverse("leave_match", args=[match.pk]))
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ABANDONED
+    assert "You have cancelled the match." in alice_client.get(reverse("lobby")).text
+
+
+def test_leaving_a_started_match_is_refused(alice_client, alice):
+    match = make_match(alice)
+    response = alice_client.post(reverse("leave_match", args=[match.pk]))
+    assert response.status_code == 409
+    assert "already started" in response.text
+
+
+def test_the_invite_link_joins_a_private_match_after_login(client, alice, bob):
+    match = make_match(alice, start=False, private=True)
+    url = reverse("invite", args=[match.invite_code])
+    response = client.get(url)
+    assert response.status_code == 302 and reverse("login") in response.url
+    client.force_login(bob)
+    page = client.get(url)
+    assert page.status_code == 200
+    assert "Alice invites you" in page.text
+    assert f'name="invite_code" value="{match.invite_code}"' in page.text
+    response = client.post(
+        reverse("join_match", args=[match.pk]), {"invite_code": match.invite_code}
+    )
+    assert response.status_code == 302
+    assert match.seats.filter(user=bob).exists()
+    assert client.get(url).url == match.get_absolute_url()  # seated: straight to the table
+
+
+def test_a_private_match_cannot_be_joined_without_its_code(alice, bob):
+    match = make_match(alice, start=False, private=True)
+    client = client_for(bob)
+    page = client.get(match.get_absolute_url()).text
+    assert "join it through its invite link" in page
+    assert match.invite_code not in page
+    response = client.post(reverse("join_match", args=[match.pk]), {"invite_code": "guess"})
+    assert response.status_code == 403
+    assert not Seat.objects.filter(match=match, user=bob).exists()
+
+
+def test_an_unknown_invite_code_is_404(alice_client):
+    assert alice_client.get(reverse("invite", args=["nope"])).status_code == 404
