@@ -1,0 +1,138 @@
+"""No page ever shows a card its viewer may not see (R6.3), over whole matches.
+
+Whole matches are played through the views by one, two or three people (each through their
+own client) and bots, at several table sizes. After every move, every page a person or a
+spectator can ask for is scanned for the markers of each card hidden from that viewer at that
+moment: cards in another seat's hand, and another seat's pass before everyone has passed.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import engine
+from games.engine.cards import cards_from_mask
+from tests.factories import HTMX, make_match, next_move, state_of
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def hidden_from(state: engine.Match, viewer: int | None) -> tuple[engine.Card, ...]:
+    """Return the cards the viewer (a seat, or None for a spectator) may not see now."""
+    mask = 0
+    for seat in range(state.n):
+        if seat == viewer:
+            continue
+        mask |= state.hands[seat]
+        passed = state.passes[seat]
+        if passed is not None and state.phase == engine.PASSING:
+            mask |= passed  # chosen, not yet handed over: nobody else may see it (R2.2)
+    if viewer is not None and state.passes[viewer] is not None:
+        mask &= ~state.passes[viewer]  # a player always knows what they passed
+    return cards_from_mask(mask)
+
+
+def markers(card: engine.Card) -> tuple[str, ...]:
+    """Return the text forms by which a rendered card could be found in a page."""
+    return (f'data-card="{card}"', f'value="{card}"', f'id="pass-{card}"', card.words)
+
+
+def assert_hides(html: str, state: engine.Match, viewer: int | None, where: str) -> None:
+    for card in hidden_from(state, viewer):
+        for marker in markers(card):
+            assert marker not in html, f"{where}: {marker!r} shown to seat {viewer}"
+
+
+class Table:
+    """A match with its people, each acting through their own client, and a spectator."""
+
+    def __init__(self, make_user, players: int, people: int, target: int, seed: int) -> None:
+        users = [make_user(f"player{i}", f"Player {i}") for i in range(people)]
+        self.match = make_match(
+            users[0], players=players, people=users[1:], target=target, seed=seed
+        )
+        self.clients = {
+            self.match.seats.get(user=user).position: client_for(user) for user in users
+        }
+        self.spectator = client_for(make_user("watcher", "Watcher"))
+        self.scanned = 0
+
+    def scan(self, response, viewer: int | None, where: str) -> None:
+        assert response.status_code < 500, where
+        self.scanned += 1
+        assert_hides(response.content.decode(), state_of(self.match), viewer, where)
+
+    def look_around(self, step: int) -> None:
+        """Every viewer asks for every page; each answer is scanned."""
+        url = self.match.get_absolute_url()
+        scores = reverse("scores", args=[self.match.pk])
+        viewers = [*self.clients.items(), (None, self.spectator)]
+        for viewer, client in viewers:
+            self.scan(client.get(url), viewer, f"step {step}: page")
+            if step % 5 == 0:
+                self.scan(client.get(url, **HTMX), viewer, f"step {step}: htmx regions")
+                self.scan(client.get(scores), viewer, f"step {step}: score sheet")
+
+    def play(self) -> None:
+        for step in range(3000):
+            self.match.refresh_from_db()
+            if self.match.status != "active":
+                return
+            for position, client in self.clients.items():
+                move = next_move(self.match, position)
+                if move is None:
+                    continue
+                if step % 7 == 3:  # a stale repeat from another tab: refused, table shown
+                    stale = {**move.data, "version": self.match.version - 1}
+                    self.scan(client.post(move.url, stale, **HTMX), position, "stale")
+                extra = HTMX if step % 2 else {}
+                self.scan(client.post(move.url, move.data, **extra), position, f"step {step}")
+                break
+            self.look_around(step)
+        raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize(
+    ("players", "people", "seed"),
+    [(4, 1, 3), (3, 2, 8), (5, 2, 13), (6, 3, 21)],
+    ids=["4 seats, 1 person", "3 seats, 2 people", "5 seats, 2 people", "6 seats, 3 people"],
+)
+def test_no_page_shows_a_card_its_viewer_may_not_see(make_user, players, people, seed):
+    table = Table(make_user, players=players, people=people, target=40, seed=seed)
+    table.play()
+    table.match.refresh_from_db()
+    assert table.match.status == "finished"
+    assert table.scanned > 50
+
+
+def test_the_scan_would_catch_a_leak(make_user):
+    """The check itself: a page showing another seat's card fails it."""
+    table = Table(make_user, players=4, people=1, target=40, seed=3)
+    state = state_of(table.match)
+    other = state.hand(1)[0]
+    with pytest.raises(AssertionError):
+        assert_hides(f'<span data-card="{other}"></span>', state, 0, "planted")
+    with pytest.raises(AssertionError):
+        assert_hides(f"<p>{other.words}</p>", state, None, "planted")
+    own = state.hand(0)[0]
+    assert_hides(f'<span data-card="{own}">{own.words}</span>', state, 0, "own card")
+
+
+def test_a_pass_stays_hidden_until_everyone_has_passed(make_user):
+    table = Table(make_user, players=4, people=2, target=40, seed=5)
+    first, second = sorted(table.clients)
+    move = next_move(table.match, first)
+    passed = move.data["cards"]
+    table.clients[first].post(move.url, move.data)
+    table.match.refresh_from_db()
+    for client in (table.clients[second], table.spectator):
+        html = client.get(table.match.get_absolute_url()).text
+        for text in passed:
+            card = engine.Card.parse(text)
+            assert f'data-card="{card}"' not in html and card.words not in html
