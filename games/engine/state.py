@@ -72,7 +72,7 @@ class Match:
     __slots__ = (
         "rules", "n", "hand_size", "opening", "deck", "hand_no", "phase", "deal", "pass_offset",
         "passes", "received", "hands", "turn", "leader", "trick", "trick_mask", "lead_mask",
-        "tricks", "taken", "broken", "first", "shooter", "sheet", "totals", "waiting",
+        "tricks", "taken", "broken", "first", "shooter", "sheet", "totals", "waiting", "left",
     )  # fmt: skip
 
     def __init__(self, rules: RuleSet | None = None) -> None:
@@ -104,6 +104,7 @@ class Match:
         self.sheet: list[ScoreRow] = []
         self.totals: list[int] = [0] * self.n
         self.waiting = 0  # seats yet to pass
+        self.left = tuple((s + 1) % self.n for s in range(self.n))  # R1.5: play goes left
 
     @classmethod
     def new(cls, rules: RuleSet | None = None) -> Match:
@@ -361,10 +362,10 @@ class Match:
         if bit & POINTS_MASK:
             self.broken = True  # R3.5: a heart or the Q♠ breaks hearts
         played = len(trick)
-        if played == 1:
-            self.lead_mask = SUIT_MASKS[card // 13]
         if played < self.n:
-            self.turn = seat + 1 if seat + 1 < self.n else 0
+            if played == 1:
+                self.lead_mask = SUIT_MASKS[card // 13]
+            self.turn = self.left[seat]
             return
         # R3.4: the highest card of the suit led is the top bit of the trick within that suit.
         top = (self.trick_mask & self.lead_mask).bit_length() - 1
