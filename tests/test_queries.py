@@ -1,0 +1,71 @@
+"""Database queries per played card and per page: bounded, and not growing with the match."""
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from tests.factories import HTMX, make_match, next_move, state_of
+
+# Generous enough for the lock, the log, the snapshot and the re-rendered regions; a query
+# per card, per trick or per hand would break it as soon as a match grows.
+PLAY_BOUND = 16
+PAGE_BOUND = 8
+
+
+def measure(call) -> tuple[int, object]:
+    with CaptureQueriesContext(connection) as queries:
+        result = call()
+    return len(queries), result
+
+
+def collect_play_costs(client: Client, match, *, htmx: bool) -> dict[str, int]:
+    """Play a match, measuring one card early in hand 1 and one late in a later hand."""
+    extra = HTMX if htmx else {}
+    costs: dict[str, int] = {}
+    while len(costs) < 2:
+        match.refresh_from_db()
+        state = state_of(match)
+        move = next_move(match, 0)
+        assert move is not None, "Alice must act whenever the bots wait"
+        tricks = len(state.tricks)
+        key = None
+        if "card" in move.data:
+            if state.hand_no == 1 and tricks <= 2:
+                key = "early"
+            elif state.hand_no >= 3 and state.hand_size - 5 <= tricks < state.hand_size - 2:
+                key = "late"
+        if key and key not in costs:
+            with CaptureQueriesContext(connection) as queries:
+                response = client.post(move.url, move.data, **extra)
+            costs[key] = len(queries)
+        else:
+            response = client.post(move.url, move.data, **extra)
+        assert response.status_code in (200, 302)
+    return costs
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "plain form"])
+def test_a_played_card_costs_the_same_few_queries_early_and_late(alice, htmx):
+    client = Client()
+    client.force_login(alice)
+    # Without the automatic play-out a hand never ends inside the measured request.
+    match = make_match(alice, seed=17, auto_finish=False, target=500)
+    costs = collect_play_costs(client, match, htmx=htmx)
+    assert costs["early"] <= PLAY_BOUND and costs["late"] <= PLAY_BOUND, costs
+    assert abs(costs["early"] - costs["late"]) <= 1, costs
+
+
+def test_the_match_page_costs_the_same_few_queries_in_a_long_match(alice):
+    client = Client()
+    client.force_login(alice)
+    match = make_match(alice, seed=17, target=500)
+    first, _ = measure(lambda: client.get(match.get_absolute_url()))
+    while match.hand_no < 4:
+        move = next_move(match, 0)
+        client.post(move.url, move.data)
+        match.refresh_from_db()
+    later, response = measure(lambda: client.get(match.get_absolute_url()))
+    assert response.status_code == 200
+    assert first <= PAGE_BOUND and later <= PAGE_BOUND, (first, later)
+    assert first == later
