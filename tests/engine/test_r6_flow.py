@@ -211,3 +211,11 @@ def test_copy_is_independent_of_the_original(players: int) -> None:
         probe.apply(RandomBot(seat).choose(probe.view(seat)))
     assert match.snapshot() == before
     assert probe.hand_no == match.hand_no and len(probe.sheet) == len(match.sheet) + 1
+
+
+@each_table
+def test_R6_2_a_new_match_snapshot_round_trips(players: int) -> None:
+    match = Match.new(RuleSet(players=players, target=50, moon="add"))
+    data = json.loads(json.dumps(match.snapshot()))
+    assert data["phase"] == "hand_over" and data["deal"] is None
+    assert Match.from_snapshot(data) == match
