@@ -37,10 +37,10 @@ class Place:
     passed: bool
     played: engine.Card | None
     rank: int | None
-    x: float
-    y: float
-    card_x: float
-    card_y: float
+    # Where the seat sits on the table's ellipse, as a direction from its centre; the
+    # stylesheet scales it to the screen (seats further out than the cards they play).
+    cos: float
+    sin: float
 
     @property
     def who(self) -> str:
@@ -166,10 +166,8 @@ def _places(seats: Sequence[Seat], me: Seat | None, view: engine.PublicView | No
                 passed=bool(view) and view.has_passed[seat.position],
                 played=played.get(seat.position),
                 rank=seat.rank,
-                x=round(50 + 41 * cos, 2),
-                y=round(50 + 39 * sin, 2),
-                card_x=round(50 + 17 * cos, 2),
-                card_y=round(50 + 19 * sin, 2),
+                cos=round(cos, 4) + 0.0,  # + 0.0 turns -0.0 into 0.0
+                sin=round(sin, 4) + 0.0,
             )
         )
     return sorted(places, key=lambda p: (p.position - anchor) % n)
@@ -230,7 +228,7 @@ def score_sheet(
 def build_chart(names: Sequence[str], rows: Sequence[SheetRow], target: int) -> Chart:
     """Draw each seat's running total after every hand, with the target as a line."""
     width, height = 640, 260
-    left, right, top, bottom = 44.0, 624.0, 14.0, 226.0
+    left, right, top, bottom = 44.0, 624.0, 30.0, 226.0
     series = [[0] + [row.cells[i].total for row in rows] for i in range(len(names))]
     values = [v for s in series for v in s] or [0]
     low, high = min(0, *values), max(target, *values)

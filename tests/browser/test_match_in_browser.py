@@ -1,0 +1,106 @@
+"""A player creates a match against three bots, passes and plays a whole hand by clicking."""
+
+from playwright.sync_api import Page, expect
+
+from games import engine
+from tests.conftest import PASSWORD
+
+PHONE = {"width": 390, "height": 844}
+
+
+def log_in(page: Page, username: str) -> None:
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name="Your turn")).to_be_visible()
+
+
+def cards_named(page: Page, selector: str) -> list[str]:
+    """Return the cards a selector matches, in words (their accessible names)."""
+    texts = page.locator(selector).evaluate_all("els => els.map(e => e.dataset.card)")
+    return [engine.Card.parse(text).words for text in texts]
+
+
+def row_for_hand_one(page: Page):
+    return page.locator("#scores").get_by_role("rowheader", name="1", exact=True)
+
+
+def test_a_player_passes_and_plays_a_hand_against_three_bots(page, screenshot, make_user):
+    make_user("rosa", "Rosa")
+    log_in(page, "rosa")
+
+    page.get_by_role("link", name="Lobby", exact=True).click()
+    page.get_by_label("Players").select_option("4")
+    page.get_by_label("Seats filled by bots").fill("3")
+    screenshot(page, "1-lobby")
+    page.get_by_role("button", name="Create the match").click()
+
+    expect(page.get_by_role("button", name="Pass these three cards")).to_be_visible()
+    hand = page.locator("#hand")
+    chosen = cards_named(page, "#hand .pass-choice label")[-3:]
+    for words in chosen:
+        hand.get_by_role("checkbox", name=words, exact=True).check()
+    expect(page.get_by_text("3 of 3 chosen")).to_be_visible()
+    screenshot(page, "2-three-cards-chosen")
+    page.get_by_role("button", name="Pass these three cards").click()
+
+    expect(page.locator("#hand .pass-record")).to_contain_text("received")
+    screenshot(page, "3-first-trick")
+
+    version = hand.locator('input[name="version"]')
+    for turn in range(20):
+        if hand.locator(".pass-form").count():
+            break  # the next hand's pass picker: hand 1 is over
+        if hand.locator(".moon-form").count():  # lowest cards first can take every point
+            screenshot(page, "moon-choice")
+            hand.get_by_role("button", name="Subtract 26 from my score").click()
+            expect(hand.locator(".pass-form")).to_be_visible()
+            break
+        legal = cards_named(page, "#hand button.playing-card:not([disabled])")
+        assert legal, "it is always the player's turn when the page answers"
+        seen = version.input_value()
+        with page.expect_response(lambda r: "/play/" in r.url) as answer:
+            hand.get_by_role("button", name=legal[0], exact=True).click()
+        assert answer.value.status == 200
+        expect(version).not_to_have_value(seen)  # htmx has swapped the new hand in
+        if turn == 4:
+            screenshot(page, "4-mid-hand")
+
+    expect(row_for_hand_one(page)).to_be_visible()
+    expect(page.get_by_text("Hand 1 summary")).to_be_visible()
+    expect(page.locator("#status")).to_contain_text("Hand 1 is over")
+    screenshot(page, "5-after-hand-one")
+
+    page.set_viewport_size(PHONE)
+    page.reload()
+    expect(page.get_by_role("button", name="Pass these three cards")).to_be_visible()
+    screenshot(page, "6-phone")
+    page.goto(page.url + "scores/")
+    expect(page.get_by_role("img", name="Running totals after each hand")).to_be_visible()
+    screenshot(page, "7-phone-scores")
+
+
+def test_an_illegal_card_cannot_be_clicked_and_says_why(page, screenshot, make_user):
+    make_user("sam", "Sam")
+    log_in(page, "sam")
+    page.get_by_role("link", name="Lobby", exact=True).click()
+    page.get_by_label("Seats filled by bots").fill("3")
+    page.get_by_role("button", name="Create the match").click()
+    hand = page.locator("#hand")
+    for words in cards_named(page, "#hand .pass-choice label")[:3]:
+        hand.get_by_role("checkbox", name=words, exact=True).check()
+    page.get_by_role("button", name="Pass these three cards").click()
+    expect(page.locator("#hand .pass-record")).to_be_visible()
+    disabled = page.locator("#hand button.playing-card[disabled]")
+    if disabled.count():
+        describedby = disabled.first.get_attribute("aria-describedby")
+        expect(page.locator(f"#{describedby}")).not_to_be_empty()
+        expect(disabled.first).to_be_disabled()
+    # The keyboard reaches the playable cards, in order, and arrow keys move between them.
+    legal = page.locator("#hand button.playing-card:not([disabled])")
+    legal.first.focus()
+    if legal.count() > 1:
+        page.keyboard.press("ArrowRight")
+        expect(legal.nth(1)).to_be_focused()
+    screenshot(page, "first-trick")
