@@ -104,3 +104,25 @@ def test_an_illegal_card_cannot_be_clicked_and_says_why(page, screenshot, make_u
         page.keyboard.press("ArrowRight")
         expect(legal.nth(1)).to_be_focused()
     screenshot(page, "first-trick")
+
+
+def test_a_seven_seat_table_fits_a_desktop_and_a_phone(page, screenshot, make_user):
+    from tests.factories import make_match
+
+    rosa = make_user("rosa", "Rosa Luxemburg-Longname")
+    match = make_match(rosa, players=7, seed=4)
+    log_in(page, "rosa")
+    page.goto(match.get_absolute_url())
+    hand = page.locator("#hand")
+    for words in cards_named(page, "#hand .pass-choice label")[:3]:
+        hand.get_by_role("checkbox", name=words, exact=True).check()
+    page.get_by_role("button", name="Pass these three cards").click()
+    expect(hand.locator(".pass-record")).to_be_visible()
+    legal = cards_named(page, "#hand button.playing-card:not([disabled])")
+    hand.get_by_role("button", name=legal[0], exact=True).click()
+    expect(page.locator("#status")).to_contain_text("played")
+    screenshot(page, "1-desktop")
+    page.set_viewport_size(PHONE)
+    screenshot(page, "2-phone")
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, "nothing sticks out sideways on a phone"
