@@ -66,3 +66,9 @@ def test_wrong_http_methods_are_refused(client, alice):
     client.force_login(alice)
     assert client.post(reverse("lobby")).status_code == 405
     assert client.delete(reverse("signup")).status_code == 405
+
+
+def test_the_health_check_answers_ok_without_a_login(client, db):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.text == "ok"

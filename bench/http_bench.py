@@ -1,0 +1,349 @@
+"""Whole matches over HTTP against a real daphne server, on SQLite and on PostgreSQL.
+
+K simulated players each log in, create a match against three bots and play it to the end the
+way the browser does with htmx: every action is a POST whose response carries the partials
+that changed, which the player reads to choose the next move. Meanwhile a probe requests a
+trivial view (`/healthz`) through the same server, so the play request's latency can be
+compared with the server's floor under the same load.
+
+    python bench/http_bench.py                      # both profiles, 50 matches each
+    python bench/http_bench.py --profile sqlite --matches 20 --target 50
+
+Prints moves per second, p50/p99 of the play request and of the trivial view, their ratio,
+and every error. The PostgreSQL profile needs a server at 127.0.0.1:5432 (user postgres) and
+uses Redis at 127.0.0.1:6379 for the channel layer and cache, as the scaled-out site does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import random
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PASSWORD = "bench-password-1"
+POSTGRES_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
+BENCH_DATABASE = "hearts_bench"
+
+VERSION_RE = re.compile(r'name="version" value="(\d+)"')
+PASS_RE = re.compile(r'name="cards" value="([2-9TJQKA][CDHS])"')
+PLAY_RE = re.compile(r'<button type="submit" name="card" value="([2-9TJQKA][CDHS])"([^>]*)>')
+MOON_RE = re.compile(r'name="option" value="(subtract|add)"')
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+@dataclass
+class Figures:
+    """What one profile's run measured."""
+
+    play_ms: list[float] = field(default_factory=list)
+    other_ms: list[float] = field(default_factory=list)
+    trivial_ms: list[float] = field(default_factory=list)
+    idle_trivial_ms: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    finished: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def error(self, text: str) -> None:
+        with self.lock:
+            self.errors.append(text)
+
+
+class Browser:
+    """One player's connection: cookies, CSRF token, keep-alive."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.cookies: dict[str, str] = {}
+
+    def request(
+        self, method: str, path: str, form: dict | list | None = None, htmx: bool = False
+    ) -> tuple[int, dict[str, str], str]:
+        headers = {"Host": "127.0.0.1"}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if htmx:
+            headers["HX-Request"] = "true"
+        body = None
+        if form is not None:
+            body = urllib.parse.urlencode(form)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
+        for attempt in range(2):
+            try:
+                self.connection.request(method, path, body=body, headers=headers)
+                response = self.connection.getresponse()
+                text = response.read().decode()
+                break
+            except (http.client.HTTPException, ConnectionError):
+                # The server closed an idle keep-alive connection: open a new one once.
+                self.connection.close()
+                self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+                if attempt:
+                    raise
+        for name, value in response.getheaders():
+            if name.lower() == "set-cookie":
+                key, _, rest = value.partition("=")
+                self.cookies[key.strip()] = rest.split(";", 1)[0]
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, text
+
+    def login(self, username: str) -> None:
+        self.request("GET", "/accounts/login/")
+        status, _, _ = self.request(
+            "POST", "/accounts/login/", {"username": username, "password": PASSWORD}
+        )
+        if status != 302:
+            raise RuntimeError(f"login of {username} answered {status}")
+
+
+def play_match(
+    browser: Browser, target: int, think: float, figures: Figures, start: threading.Barrier
+) -> None:
+    """Create a match against three bots and play it through to the end."""
+    form = {
+        "players": 4, "target": target, "moon": "ask", "bots": 3,
+        "auto_play_forced": "on", "auto_finish": "on",
+    }  # fmt: skip
+    status, headers, _ = browser.request("POST", "/matches/new/", form)
+    if status != 302:
+        figures.error(f"create answered {status}")
+        start.wait()
+        return
+    path = headers["location"]
+    rng = random.Random(path)
+    start.wait()
+    _, _, page = browser.request("GET", path)
+    for _ in range(2000):
+        version = VERSION_RE.search(page)
+        passable = PASS_RE.findall(page)
+        playable = [card for card, attrs in PLAY_RE.findall(page) if "disabled" not in attrs]
+        moon = MOON_RE.findall(page)
+        if version is None:
+            break  # no action form: the match is over
+        if passable:
+            action, data, bucket = "pass", [("cards", c) for c in rng.sample(passable, 3)], "other"
+        elif playable:
+            action, data, bucket = "play", [("card", rng.choice(playable))], "play"
+        elif moon:
+            action, data, bucket = "moon", [("option", rng.choice(moon))], "other"
+        else:
+            # The player waits for nobody (bots answer at once), so refresh and look again.
+            _, _, page = browser.request("GET", path, htmx=True)
+            continue
+        data.append(("version", version.group(1)))
+        if think:
+            # A person looks at the table before moving: between half and one and a half
+            # times the mean thinking time.
+            time.sleep(think * rng.uniform(0.5, 1.5))
+        began = time.perf_counter()
+        status, _, page = browser.request("POST", f"{path}{action}/", data, htmx=True)
+        elapsed = (time.perf_counter() - began) * 1000
+        if status != 200:
+            figures.error(f"{action} on {path} answered {status}")
+            _, _, page = browser.request("GET", path)
+            continue
+        with figures.lock:
+            (figures.play_ms if bucket == "play" else figures.other_ms).append(elapsed)
+    with figures.lock:
+        figures.finished += 1
+
+
+def probe_trivial(port: int, figures: Figures, stop: threading.Event) -> None:
+    """Time /healthz through the same server while the players play."""
+    browser = Browser(port)
+    while not stop.is_set():
+        began = time.perf_counter()
+        status, _, _ = browser.request("GET", "/healthz")
+        elapsed = (time.perf_counter() - began) * 1000
+        if status != 200:
+            figures.error(f"/healthz answered {status}")
+        with figures.lock:
+            figures.trivial_ms.append(elapsed)
+        time.sleep(0.02)
+
+
+def manage(env: dict[str, str], *args: str) -> None:
+    subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True)
+
+
+def create_players(env: dict[str, str], count: int) -> list[str]:
+    names = [f"bench{i:03d}" for i in range(count)]
+    code = (
+        "from django.contrib.auth import get_user_model\n"
+        "from django.contrib.auth.hashers import make_password\n"
+        f"hashed = make_password({PASSWORD!r})\n"
+        "User = get_user_model()\n"
+        f"for name in {names!r}:\n"
+        "    user, _ = User.objects.get_or_create(username=name)\n"
+        "    user.password = hashed\n"
+        "    user.save()\n"
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=env, check=True
+    )
+    return names
+
+
+def reset_postgres() -> str:
+    import psycopg
+
+    with psycopg.connect(POSTGRES_ADMIN, autocommit=True) as connection:
+        connection.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
+        connection.execute(f"CREATE DATABASE {BENCH_DATABASE}")
+    return f"postgres://postgres@127.0.0.1:5432/{BENCH_DATABASE}"
+
+
+def run_profile(
+    profile: str, matches: int, target: int, think: float, workdir: Path
+) -> Figures:
+    """Serve one profile with daphne and play `matches` matches against it at once."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env.update(
+        DEBUG="0",
+        SECRET_KEY="bench-" + "x7Qp!2Lz" * 8,
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="0",
+        SESSION_COOKIE_SECURE="0",
+        CSRF_COOKIE_SECURE="0",
+        SECURE_HSTS_SECONDS="0",
+        LOG_LEVEL="WARNING",
+    )
+    if profile == "sqlite":
+        env["DATABASE_URL"] = f"sqlite:///{workdir / 'bench.sqlite3'}"
+    else:
+        env["DATABASE_URL"] = reset_postgres()
+        env["REDIS_URL"] = "redis://127.0.0.1:6379/2"
+    manage(env, "migrate", "-v0")
+    manage(env, "collectstatic", "--noinput", "-v0")
+    names = create_players(env, matches)
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+         "hearts_site.asgi:application"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    figures = Figures()
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                Browser(port).request("GET", "/healthz")
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+        idle = Figures()
+        stop_idle = threading.Event()
+        threading.Timer(3.0, stop_idle.set).start()
+        probe_trivial(port, idle, stop_idle)
+        figures.idle_trivial_ms = idle.trivial_ms
+        browsers = []
+        for name in names:
+            browser = Browser(port)
+            browser.login(name)
+            browsers.append(browser)
+        start = threading.Barrier(len(browsers) + 1)
+        players = [
+            threading.Thread(target=play_match, args=(b, target, think, figures, start))
+            for b in browsers
+        ]
+        stop = threading.Event()
+        probe = threading.Thread(target=probe_trivial, args=(port, figures, stop))
+        for thread in players:
+            thread.start()
+        start.wait()
+        began = time.perf_counter()
+        probe.start()
+        for thread in players:
+            thread.join()
+        wall = time.perf_counter() - began
+        stop.set()
+        probe.join()
+    finally:
+        server.terminate()
+        _, stderr = server.communicate(timeout=20)
+    if b"Traceback" in stderr:
+        log = Path(tempfile.gettempdir()) / f"hearts-bench-{profile}-server.log"
+        log.write_bytes(stderr)
+        figures.error(f"the server logged {stderr.count(b'Traceback')} traceback(s); see {log}")
+    report(profile, matches, target, think, wall, figures)
+    return figures
+
+
+def report(
+    profile: str, matches: int, target: int, think: float, wall: float, figures: Figures
+) -> None:
+    moves = len(figures.play_ms) + len(figures.other_ms)
+    play50, play99 = percentile(figures.play_ms, 0.5), percentile(figures.play_ms, 0.99)
+    triv50, triv99 = percentile(figures.trivial_ms, 0.5), percentile(figures.trivial_ms, 0.99)
+    print(
+        f"\n== {profile}: {matches} matches at once, 1 person + 3 bots each, target {target}, "
+        f"thinking {think:g} s on average between moves"
+    )
+    print(f"matches finished      {figures.finished}/{matches} in {wall:.1f} s")
+    print(f"moves by people       {moves} ({moves / wall:.1f} per second)")
+    print(f"play request          p50 {play50:.1f} ms   p99 {play99:.1f} ms   "
+          f"n={len(figures.play_ms)}")
+    print(f"pass/moon request     p50 {statistics.median(figures.other_ms):.1f} ms")
+    print(f"trivial view /healthz p50 {triv50:.1f} ms   p99 {triv99:.1f} ms   "
+          f"n={len(figures.trivial_ms)}")
+    idle50 = percentile(figures.idle_trivial_ms, 0.5)
+    print(f"trivial view, idle    p50 {idle50:.1f} ms (before the players start)")
+    print(f"play p50 / trivial p50  {play50 / triv50:.2f}x   (target: within 3x)")
+    print(f"errors                {len(figures.errors)}")
+    for error in figures.errors[:10]:
+        print(f"  {error}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--profile", choices=["sqlite", "postgres", "both"], default="both")
+    parser.add_argument("--matches", type=int, default=50)
+    parser.add_argument("--target", type=int, default=50)
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=2.0,
+        help="mean seconds a player looks at the table before each move (0: no pause at all)",
+    )
+    args = parser.parse_args()
+    profiles = ["sqlite", "postgres"] if args.profile == "both" else [args.profile]
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; server and players share them")
+    workdir = Path(tempfile.mkdtemp(prefix="hearts-bench-"))
+    failed = False
+    try:
+        for profile in profiles:
+            figures = run_profile(profile, args.matches, args.target, args.think, workdir)
+            failed |= bool(figures.errors) or figures.finished != args.matches
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
