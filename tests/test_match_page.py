@@ -245,3 +245,33 @@ def test_the_page_configures_htmx_to_show_refusals(alice_client, alice):
     html = alice_client.get(match.get_absolute_url()).text
     assert '<meta name="htmx-config"' in html and '"code":"4..","swap":true' in html
     assert "/static/games/table.js" in html
+
+
+def test_a_page_waiting_for_others_looks_for_changes_cheaply(make_user, alice):
+    bob = make_user("bob", "Bob")
+    match = make_match(alice, people=[bob])
+    client = client_for(alice)
+    pass_first = next_move(match, 0)
+    client.post(pass_first.url, pass_first.data)
+    match.refresh_from_db()
+    html = client.get(match.get_absolute_url()).text
+    poll = f'hx-get="{match.get_absolute_url()}?since={match.version}" hx-trigger="every 15s"'
+    assert poll in html
+    unchanged = client.get(match.get_absolute_url(), {"since": match.version}, **HTMX)
+    assert unchanged.status_code == 204 and unchanged.content == b""
+    changed = client.get(match.get_absolute_url(), {"since": match.version - 1}, **HTMX)
+    assert changed.status_code == 200 and 'id="hand"' in changed.text
+
+
+def test_a_player_to_act_is_not_interrupted_by_polling(alice_client, alice):
+    match = make_match(alice)
+    assert "hx-trigger" not in alice_client.get(match.get_absolute_url()).text
+
+
+def test_a_cancelled_match_shows_its_seats_and_no_moves(alice_client, alice):
+    match = make_match(alice, start=False)
+    alice_client.post(reverse("leave_match", args=[match.pk]))
+    response = alice_client.get(match.get_absolute_url())
+    assert response.status_code == 200
+    assert "This match was abandoned." in response.text
+    assert '<form method="post" action="/matches/' not in hand_region(response.text)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -21,7 +21,7 @@ from games.forms import JoinForm, MoonForm, PassForm, PlayForm, SeatForm, first_
 from games.models import Match, MatchStatus
 
 TEMPLATE = "games/match.html"
-NOT_FOUND = 404
+NOTHING_NEW = 204
 
 
 def _context(request: HttpRequest, match: Match, **extra) -> dict:
@@ -82,7 +82,7 @@ def _act(
     try:
         match = action(form.cleaned_data)
     except services.NotFound as refusal:
-        return HttpResponse(refusal.message, status=NOT_FOUND)
+        raise Http404(refusal.message) from None
     except services.ActionRefused as refusal:
         return _refused(request, match, refusal.message, refusal.status, selected)
     if not request.htmx or match.status == MatchStatus.OPEN:
@@ -99,9 +99,12 @@ def _act(
 def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Show the table to a player (with their hand) or a spectator (without any hand).
 
-    Asked by htmx, answer every region out of band, for a page catching up after a change.
+    Asked by htmx, answer every region out of band, for a page catching up after a change;
+    with `since` naming the version it shows, answer 204 while nothing has changed.
     """
     match = get_object_or_404(Match, pk=pk)
+    if request.htmx and request.GET.get("since") == str(match.version):
+        return HttpResponse(status=NOTHING_NEW)
     if request.htmx and match.status != MatchStatus.OPEN:
         context = _context(request, match)
         return _regions(request, context, main=None, also=("table", "hand", "scores", "status"))
