@@ -21,6 +21,7 @@ from games.forms import JoinForm, MoonForm, PassForm, PlayForm, SeatForm, first_
 from games.models import Match, MatchStatus
 
 TEMPLATE = "games/match.html"
+BAD_INPUT = 400
 NOTHING_NEW = 204
 
 
@@ -78,7 +79,7 @@ def _act(
     match = get_object_or_404(Match, pk=pk)
     before = (match.hand_no, match.status)
     if not form.is_valid():
-        return _refused(request, match, first_error(form), 400, selected)
+        return _refused(request, match, first_error(form), BAD_INPUT, selected)
     try:
         match = action(form.cleaned_data)
     except services.NotFound as refusal:
@@ -89,9 +90,10 @@ def _act(
         if done:
             messages.success(request, done)
         return redirect(match)
-    # A finished hand (or match) changes the score sheet too; a card alone does not.
-    changed = ("table", "status", "scores") if before != (match.hand_no, match.status) else None
-    return _regions(request, _context(request, match), also=changed or ("table", "status"))
+    regions = ("table", "status")
+    if before != (match.hand_no, match.status):
+        regions += ("scores",)  # a finished hand (or match) adds to the score sheet
+    return _regions(request, _context(request, match), also=regions)
 
 
 @login_required
