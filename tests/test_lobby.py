@@ -86,7 +86,7 @@ def test_it_creates_a_match_waiting_for_players(alice_client, alice):
     response = create(alice_client, players=5, target=60, moon="add", bots=2, private="on")
     match = Match.objects.get()
     assert response.status_code == 302 and response.url == match.get_absolute_url()
-    assert match.rules == {"players": 5, "target": 60, "moon": "add"}
+    assert (match.players, match.target, match.moon_option) == (5, 60, "add")
     assert match.status == MatchStatus.OPEN and match.is_private
     assert not match.auto_play_forced and not match.auto_finish  # unticked boxes are off
     assert [s.is_bot for s in match.seats.order_by("position")] == [False] * 3 + [True] * 2

@@ -1,5 +1,7 @@
 """A player creates a match against three bots, passes and plays a whole hand by clicking."""
 
+import re
+
 from playwright.sync_api import Page, expect
 
 from games import engine
@@ -79,6 +81,9 @@ def test_a_player_passes_and_plays_a_hand_against_three_bots(page, screenshot, m
     page.goto(page.url + "scores/")
     expect(page.get_by_role("img", name="Running totals after each hand")).to_be_visible()
     screenshot(page, "7-phone-scores")
+    page.get_by_role("link", name="Your turn").click()
+    expect(page.get_by_role("link", name="Match 1")).to_be_visible()
+    screenshot(page, "8-phone-your-turn")
 
 
 def test_an_illegal_card_cannot_be_clicked_and_says_why(page, screenshot, make_user):
@@ -126,3 +131,20 @@ def test_a_seven_seat_table_fits_a_desktop_and_a_phone(page, screenshot, make_us
     screenshot(page, "2-phone")
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, "nothing sticks out sideways on a phone"
+
+
+def test_the_creator_sets_up_an_open_match_and_starts_it(page, screenshot, make_user):
+    make_user("tess", "Tess")
+    log_in(page, "tess")
+    page.get_by_role("link", name="Lobby", exact=True).click()
+    page.get_by_label("Players").select_option("5")
+    page.get_by_label("Private: only people with the invite link can join").check()
+    page.get_by_role("button", name="Create the match").click()
+    expect(page.get_by_label("Invite link (only people with this link can join)")).to_have_value(
+        re.compile(r"/invite/[\w-]+/$")
+    )
+    page.get_by_role("button", name="Add a bot to seat 3").click()
+    expect(page.get_by_role("button", name="Remove Cleo")).to_be_visible()
+    screenshot(page, "1-open-match")
+    page.get_by_role("button", name="Start the match").click()
+    expect(page.get_by_role("button", name="Pass these three cards")).to_be_visible()
