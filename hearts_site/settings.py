@@ -104,6 +104,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "NAME": str(Path(tempfile.gettempdir()) / f"hearts-test-{os.getpid()}.sqlite3")
     }
 
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A pool per process: opening a PostgreSQL connection per request costs more than the
+    # request itself. (Persistent connections do not mix with ASGI; the pool does.)
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {
+            "min_size": int(os.environ.get("DATABASE_POOL_MIN", "2")),
+            "max_size": int(os.environ.get("DATABASE_POOL_MAX", "10")),
+            "timeout": 20,
+        }
+    }
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Channels and cache ----------------------------------------------------------------------
