@@ -217,9 +217,7 @@ def reset_postgres() -> str:
     return f"postgres://postgres@127.0.0.1:5432/{BENCH_DATABASE}"
 
 
-def run_profile(
-    profile: str, matches: int, target: int, think: float, workdir: Path
-) -> Figures:
+def run_profile(profile: str, matches: int, target: int, think: float, workdir: Path) -> Figures:
     """Serve one profile with daphne and play `matches` matches against it at once."""
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     env.update(
@@ -307,11 +305,15 @@ def report(
     )
     print(f"matches finished      {figures.finished}/{matches} in {wall:.1f} s")
     print(f"moves by people       {moves} ({moves / wall:.1f} per second)")
-    print(f"play request          p50 {play50:.1f} ms   p99 {play99:.1f} ms   "
-          f"n={len(figures.play_ms)}")
+    print(
+        f"play request          p50 {play50:.1f} ms   p99 {play99:.1f} ms   "
+        f"n={len(figures.play_ms)}"
+    )
     print(f"pass/moon request     p50 {statistics.median(figures.other_ms):.1f} ms")
-    print(f"trivial view /healthz p50 {triv50:.1f} ms   p99 {triv99:.1f} ms   "
-          f"n={len(figures.trivial_ms)}")
+    print(
+        f"trivial view /healthz p50 {triv50:.1f} ms   p99 {triv99:.1f} ms   "
+        f"n={len(figures.trivial_ms)}"
+    )
     idle50 = percentile(figures.idle_trivial_ms, 0.5)
     print(f"trivial view, idle    p50 {idle50:.1f} ms (before the players start)")
     print(f"play p50 / trivial p50  {play50 / triv50:.2f}x   (target: within 3x)")

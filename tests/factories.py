@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from games import engine, services
 from games.models import Action, Match
+from tests.service_helpers import MOON_DEAL
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -101,25 +102,23 @@ def play_to_the_end(clients: dict[int, Client], match: Match, *, htmx: bool = Fa
     raise AssertionError("the match did not end")
 
 
-def await_moon_choice(match: Match, shooter: int = 0) -> Match:
-    """Put the match at the end of its current hand with `shooter` holding all 26 points.
+def moon_match(creator, **options) -> Match:
+    """Return a 4-seat match against bots waiting for the creator's moon choice after hand 1.
 
-    The hand is replayed by the engine from a deal that forces the shot (the engine tests'
-    own builder); the match then waits for the shooter's choice exactly as after a real hand.
+    The explicit deal forces the shot whatever anyone plays (see `MOON_DEAL`); the creator
+    plays it through the services, so the log and the snapshot agree as after any real hand.
     """
-    from tests.engine.helpers import moon_deal
-
-    state = state_of(match)
-    rules = state.rules
-    fresh = engine.Match.new(rules)
-    fresh.hand_no = state.hand_no - 1
-    fresh.totals = list(state.totals)
-    fresh.sheet = list(state.sheet)
-    fresh.start_hand(moon_deal(rules, state.hand_no, shooter))
-    bot = engine.BaselineBot()
-    while fresh.phase != engine.MOON:
-        (seat,) = fresh.to_act()[:1]
-        fresh.apply(bot.choose(fresh.view(seat)))
-    Match.objects.filter(pk=match.pk).update(snapshot=fresh.snapshot(), version=match.version + 1)
-    match.refresh_from_db()
-    return match
+    match = make_match(creator, start=False, moon="ask", **options)
+    Match.objects.filter(pk=match.pk).update(deals=[MOON_DEAL])
+    match = services.start_match(creator, match.pk)
+    for _ in range(100):
+        state = state_of(match)
+        if state.phase == engine.MOON:
+            return match
+        move = next_move(match, 0)
+        view = state.view(0)
+        if state.phase == engine.PASSING:
+            match = services.pass_cards(creator, match.pk, match.version, move.data["cards"])
+        else:
+            match = services.play_card(creator, match.pk, match.version, str(view.legal[0]))
+    raise AssertionError("the moon deal did not end in a moon choice")

@@ -9,8 +9,8 @@ from games.models import Match, ScoreLine
 from tests.factories import (
     HTMX,
     action_count,
-    await_moon_choice,
     make_match,
+    moon_match,
     next_move,
     play_to_the_end,
     seat_of,
@@ -333,7 +333,7 @@ def test_actions_refuse_get(alice_client, alice, name):
 
 
 def test_the_shooter_chooses_the_moon_option(alice_client, alice):
-    match = await_moon_choice(make_match(alice))
+    match = moon_match(alice)
     page = alice_client.get(match.get_absolute_url())
     assert "Subtract 26 from my score" in page.text
     assert "Add 26 to everyone else's" in page.text
@@ -349,7 +349,7 @@ def test_the_shooter_chooses_the_moon_option(alice_client, alice):
 
 
 def test_it_rejects_an_unknown_moon_option(alice_client, alice):
-    match = await_moon_choice(make_match(alice))
+    match = moon_match(alice)
     version, actions = match.version, action_count(match)
     response = alice_client.post(
         reverse("choose_moon", args=[match.pk]), {"version": version, "option": "both"}, **HTMX

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from games import presenters
 from games.models import ScoreLine
-from tests.factories import HTMX, await_moon_choice, make_match, play_to_the_end
+from tests.factories import HTMX, make_match, moon_match, play_to_the_end
 
 
 def client_for(user) -> Client:
@@ -47,7 +47,7 @@ def test_it_has_a_column_per_player_and_a_row_per_hand_with_running_totals(alice
 
 
 def test_a_moon_shot_is_marked_on_its_row(alice_client, alice):
-    match = await_moon_choice(make_match(alice))
+    match = moon_match(alice)
     alice_client.post(
         reverse("choose_moon", args=[match.pk]), {"version": match.version, "option": "add"}
     )

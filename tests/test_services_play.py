@@ -90,7 +90,8 @@ def test_it_refuses_a_card_out_of_turn(alice, bob):
     idle = next(seat for seat in (0, 1) if seat not in state.to_act())
     user = alice if idle == 0 else bob
     before = unchanged(match)
-    with pytest.raises(services.Conflict, match="turn"):
+    turn = match.seats.get(position=state.to_act()[0]).name
+    with pytest.raises(services.Conflict, match=f"It is not your turn: {turn} plays next."):
         services.play_card(user, match.pk, match.version, str(state.view(idle).hand[0]))
     assert unchanged(match) == before
 

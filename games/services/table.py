@@ -121,6 +121,12 @@ class LockedTable:
         assert self.state is not None and self.hand is not None
         try:
             self.state.apply(decision)
+        except engine.NotYourTurn as error:
+            if decision["type"] == "play" and self.state.phase == engine.PLAYING:
+                # The engine counts seats from 0; a player knows the others by name.
+                who = self.seats[self.state.turn].name
+                raise Conflict(f"It is not your turn: {who} plays next.", error.rule) from None
+            raise from_engine(error) from None
         except engine.EngineError as error:
             raise from_engine(error) from None
         kind, value = decision_value(decision)
