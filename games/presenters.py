@@ -139,7 +139,8 @@ def engine_view(match: Match, seat: Seat | None) -> engine.PublicView | None:
     """Return the seat's own view of the match, or the public view for a spectator."""
     if not match.snapshot:
         return None
-    state = engine.Match.from_snapshot(match.snapshot)
+    # A match just changed by a service carries its engine state; others are parsed.
+    state = getattr(match, "engine_state", None) or engine.Match.from_snapshot(match.snapshot)
     return state.view(seat.position) if seat is not None else state.public_view()
 
 

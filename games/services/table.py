@@ -132,8 +132,8 @@ class LockedTable:
         kind, value = decision_value(decision)
         self._actions.append(
             Action(
-                match=self.match,
-                hand=self.hand,
+                match_id=self.match.pk,
+                hand_id=self.hand.pk,
                 seq=self.hand.next_seq,
                 seat=decision["seat"],
                 kind=kind,
@@ -262,6 +262,8 @@ class LockedTable:
         match.snapshot = self.state.snapshot() if self.state else None
         match.version = self._new_version
         match.save()
+        # Hand the state on to whoever renders the result, so it is not parsed again.
+        match.engine_state = self.state
         self._update_turns()
         to_act = [s.user_id for s in self.seats if s.to_act and s.user_id]
         announce_after_commit(match.pk, match.version, to_act, match.status)
