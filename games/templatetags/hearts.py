@@ -4,7 +4,7 @@ Every card rendering carries `data-card` and the card in words, so that pages ca
 for what they show.
 """
 
-from functools import lru_cache
+from functools import cache
 
 from django import template
 from django.utils.html import format_html
@@ -14,7 +14,7 @@ from games import engine
 register = template.Library()
 
 
-@lru_cache(maxsize=None)
+@cache
 def suit_class(card: engine.Card) -> str:
     """Return the CSS classes that colour a card by suit (red hearts and diamonds)."""
     return f"suit-{card.suit.lower()} {'is-red' if card.is_red else 'is-black'}"
@@ -25,7 +25,7 @@ register.filter("suit_class", suit_class)
 
 # Cards are 52 constants, so each rendering is computed once per process and reused.
 @register.simple_tag
-@lru_cache(maxsize=None)
+@cache
 def card_face(card: engine.Card, extra: str = "") -> str:
     """Render a card: its symbol for the eye, its name in words for screen readers."""
     return format_html(
@@ -43,7 +43,7 @@ def card_face(card: engine.Card, extra: str = "") -> str:
 
 
 @register.simple_tag
-@lru_cache(maxsize=None)
+@cache
 def card_inner(card: engine.Card) -> str:
     """Render the inside of a card-shaped button or label: symbol shown, words spoken."""
     return format_html(
