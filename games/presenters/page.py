@@ -1,0 +1,73 @@
+"""Everything the match page and its partials show to one person, put together."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from games import engine
+from games.models import Match, MoonOption, Seat
+
+from .hand import hand_cards, pass_info
+from .sheet import score_sheet
+from .table import (
+    Play,
+    announcement,
+    engine_view,
+    last_hand,
+    last_trick,
+    load_seats,
+    places,
+    result_of,
+    viewer_seat,
+)
+
+
+def match_context(
+    match: Match,
+    user,
+    *,
+    seats: list[Seat] | None = None,
+    selected: Iterable[str] = (),
+    error: str = "",
+) -> dict[str, object]:
+    """Return everything the match page and its partials show to this user."""
+    seats = seats if seats is not None else load_seats(match)
+    seat = viewer_seat(seats, user)
+    view = engine_view(match, seat)
+    around = places(seats, seat, view)
+    by_pos = {p.position: p for p in around}
+    me = by_pos[seat.position] if seat else None
+    lines = list(match.score_lines.order_by("hand_number", "seat")) if match.hand_no else []
+    summary = last_hand(around, lines)
+    result = result_of(match, around)
+    context: dict[str, object] = {
+        "match": match,
+        "version": match.version,
+        "places": around,
+        "me": me,
+        "is_player": seat is not None,
+        "is_creator": match.created_by_id == user.pk,
+        "has_left": seat is None and any(s.user_id == user.pk for s in seats),
+        "view": view,
+        "phase": view.phase if view else None,
+        "trick": [Play(by_pos[p.seat], p.card) for p in view.trick] if view else [],
+        "last_trick": last_trick(view, by_pos),
+        "last_hand": summary,
+        "result": result,
+        "sheet": score_sheet(match, around, lines),
+        "announcement": announcement(view, by_pos, me, summary, result),
+        "error": error,
+        "hand_cards": [],
+        "reasons": [],
+        "pass_info": None,
+        "empty_seats": [p for p in around if p.is_empty],
+        "moon_label": MoonOption(match.moon_option).label,
+        # The one seat that must decide while cards are played or the moon is chosen.
+        "actor": by_pos[view.to_act[0]] if view and len(view.to_act) == 1 else None,
+    }
+    if isinstance(view, engine.SeatView):
+        cards, reasons = hand_cards(view, by_pos, selected)
+        context.update(hand_cards=cards, reasons=reasons, pass_info=pass_info(view, by_pos))
+        context["must_pass"] = view.phase == engine.PASSING and view.passed is None
+        context["must_choose_moon"] = view.phase == engine.MOON and view.shooter == view.seat
+    return context

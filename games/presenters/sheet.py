@@ -1,0 +1,136 @@
+"""The score sheet (R4.1): a row per scored hand, and the running totals drawn as inline SVG."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from games.models import Match, ScoreLine
+
+from .table import Place
+
+MOON_WORDS = {"subtract": "subtracted 26", "add": "added 26 to everyone else"}
+# Line colours and dash patterns for the chart: told apart without colour too.
+PALETTE = ("#c8102e", "#1a5fb4", "#1e7b45", "#9a6400", "#7b2cbf", "#d9480f", "#0b7285")
+DASHES = ("", "7 4", "2 4", "10 4 2 4", "4 4", "1 4", "12 5")
+
+
+@dataclass(frozen=True)
+class SheetCell:
+    """One seat's line of the score sheet for one hand."""
+
+    score: int
+    total: int
+    shot_moon: bool
+    moon_option: str
+
+    @property
+    def moon_words(self) -> str:
+        return MOON_WORDS.get(self.moon_option, "")
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One hand on the score sheet."""
+
+    hand: int
+    cells: tuple[SheetCell, ...]
+
+
+@dataclass(frozen=True)
+class ChartLine:
+    """One seat's running totals as an SVG polyline."""
+
+    name: str
+    points: str
+    colour: str
+    dash: str
+    total: int
+
+
+@dataclass(frozen=True)
+class Chart:
+    """The running totals drawn on the server: lines, axes and the target."""
+
+    width: int
+    height: int
+    left: float
+    right: float
+    top: float
+    bottom: float
+    lines: tuple[ChartLine, ...]
+    target_y: float
+    y_ticks: tuple[tuple[float, int], ...]
+    x_ticks: tuple[tuple[float, int], ...]
+    desc: str
+
+
+def score_sheet(
+    match: Match, places: Sequence[Place], lines: Sequence[ScoreLine]
+) -> dict[str, object]:
+    """Return the score sheet rows (R4.1) and the running-totals chart."""
+    by_hand: dict[int, dict[int, SheetCell]] = {}
+    for line in lines:
+        by_hand.setdefault(line.hand_number, {})[line.seat] = SheetCell(
+            line.score, line.total, line.shot_moon, line.moon_option
+        )
+    columns = sorted(places, key=lambda p: p.position)
+    rows = [
+        SheetRow(number, tuple(cells[p.position] for p in columns))
+        for number, cells in sorted(by_hand.items())
+        if len(cells) == len(columns)
+    ]
+    return {
+        "columns": columns,
+        "rows": rows,
+        "chart": build_chart([p.name for p in columns], rows, match.target),
+    }
+
+
+def build_chart(names: Sequence[str], rows: Sequence[SheetRow], target: int) -> Chart:
+    """Draw each seat's running total after every hand, with the target as a line."""
+    width, height = 640, 260
+    left, right, top, bottom = 44.0, 624.0, 30.0, 226.0
+    series = [[0] + [row.cells[i].total for row in rows] for i in range(len(names))]
+    values = [v for s in series for v in s] or [0]
+    low, high = min(0, *values), max(target, *values)
+    span_x = max(len(rows), 1)
+
+    def x(i: int) -> float:
+        return round(left + (right - left) * i / span_x, 1)
+
+    def y(v: int) -> float:
+        return round(bottom - (bottom - top) * (v - low) / (high - low), 1)
+
+    lines = tuple(
+        ChartLine(
+            name=name,
+            points=" ".join(f"{x(i)},{y(v)}" for i, v in enumerate(series[k])),
+            colour=PALETTE[k % len(PALETTE)],
+            dash=DASHES[k % len(DASHES)],
+            total=series[k][-1],
+        )
+        for k, name in enumerate(names)
+    )
+    tick_values = sorted({low, 0, target // 2, target} | ({high} if high > target else set()))
+    step = max(1, math.ceil(len(rows) / 12))
+    x_ticks = tuple((x(i), i) for i in range(0, len(rows) + 1, step))
+    if rows:
+        standing = ", ".join(f"{line.name} {line.total}" for line in lines)
+        desc = f"Totals after hand {rows[-1].hand}: {standing}. The match ends at {target}."
+    else:
+        desc = f"No hand has been scored yet. The match ends at {target}."
+    return Chart(
+        width=width,
+        height=height,
+        left=left,
+        right=right,
+        top=top,
+        bottom=bottom,
+        lines=lines,
+        target_y=y(target),
+        y_ticks=tuple((y(v), v) for v in tick_values),
+        x_ticks=x_ticks,
+        desc=desc,
+    )

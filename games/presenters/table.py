@@ -1,0 +1,185 @@
+"""The table as the viewer sees it: the seats around it, the cards on it, and what just happened.
+
+Everything comes from the engine's view for the viewer's own seat, or from the public view for
+anyone else (R6.3): no other seat's hand or pass ever reaches a template.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from games import engine
+from games.models import Match, MatchStatus, ScoreLine, Seat
+
+
+@dataclass(frozen=True)
+class Place:
+    """One seat as drawn around the table, seen from the viewer's chair."""
+
+    position: int
+    name: str
+    is_you: bool
+    is_bot: bool
+    is_empty: bool
+    total: int
+    cards_left: int
+    to_act: bool
+    passed: bool
+    played: engine.Card | None
+    rank: int | None
+    # Where the seat sits on the table's ellipse, as a direction from its centre; the
+    # stylesheet scales it to the screen (seats further out than the cards they play).
+    cos: float
+    sin: float
+
+    @property
+    def who(self) -> str:
+        """Return how sentences name this seat: "You" for the viewer."""
+        return "You" if self.is_you else self.name
+
+
+@dataclass(frozen=True)
+class Play:
+    """A card on the table and who played it."""
+
+    place: Place
+    card: engine.Card
+
+
+def load_seats(match: Match) -> list[Seat]:
+    """Return the match's seats in order, with what their names need."""
+    return list(match.seats.select_related("user__profile").order_by("position"))
+
+
+def viewer_seat(seats: Iterable[Seat], user) -> Seat | None:
+    """Return the seat the user plays at, or None for a spectator (resigned players watch)."""
+    return next((s for s in seats if s.user_id == user.pk and not s.resigned), None)
+
+
+def engine_view(match: Match, seat: Seat | None) -> engine.PublicView | None:
+    """Return the seat's own view of the match, or the public view for a spectator."""
+    if not match.snapshot:
+        return None
+    # A match just changed by a service carries its engine state; others are parsed.
+    state = getattr(match, "engine_state", None) or engine.Match.from_snapshot(match.snapshot)
+    return state.view(seat.position) if seat is not None else state.public_view()
+
+
+def places(seats: Sequence[Seat], me: Seat | None, view: engine.PublicView | None) -> list[Place]:
+    """Return the seats in playing order starting from the viewer, who sits at the bottom."""
+    n = len(seats)
+    anchor = me.position if me else 0
+    played = {p.seat: p.card for p in view.trick} if view else {}
+    result = []
+    for seat in seats:
+        slot = (seat.position - anchor) % n
+        # The viewer sits at the bottom; play goes to the left, so clockwise on screen.
+        angle = math.pi / 2 + 2 * math.pi * slot / n
+        cos, sin = math.cos(angle), math.sin(angle)
+        result.append(
+            Place(
+                position=seat.position,
+                name=seat.name,
+                is_you=me is not None and seat.pk == me.pk,
+                is_bot=seat.is_bot,
+                is_empty=seat.is_empty,
+                total=view.totals[seat.position] if view else 0,
+                cards_left=view.hand_counts[seat.position] if view else 0,
+                to_act=bool(view) and seat.position in view.to_act,
+                passed=bool(view) and view.has_passed[seat.position],
+                played=played.get(seat.position),
+                rank=seat.rank,
+                cos=round(cos, 4) + 0.0,  # + 0.0 turns -0.0 into 0.0
+                sin=round(sin, 4) + 0.0,
+            )
+        )
+    return sorted(result, key=lambda p: (p.position - anchor) % n)
+
+
+def last_hand(places: Sequence[Place], lines: Sequence[ScoreLine]) -> dict | None:
+    """Return the points each seat scored in the latest scored hand, or None before any."""
+    if not lines:
+        return None
+    number = lines[-1].hand_number
+    by_pos = {p.position: p for p in places}
+    rows = [(by_pos[line.seat], line) for line in lines if line.hand_number == number]
+    return {"number": number, "rows": rows}
+
+
+def result_of(match: Match, places: Sequence[Place]) -> dict | None:
+    """Return the winner or co-winners and the standings of a finished match (R4.6)."""
+    if match.status != MatchStatus.FINISHED:
+        return None
+    standings = sorted(places, key=lambda p: (p.rank or 99, p.position))
+    winners = [p for p in standings if p.rank == 1]
+    names = [p.who for p in winners]
+    if len(names) == 1:
+        headline = "You win the match!" if winners[0].is_you else f"{names[0]} wins the match."
+    else:
+        headline = f"{', '.join(names[:-1])} and {names[-1]} share the win."
+    return {"headline": headline, "standings": standings, "winners": winners}
+
+
+def announcement(
+    view: engine.PublicView | None,
+    by_pos: dict[int, Place],
+    me: Place | None,
+    last_hand: dict | None,
+    result: dict | None,
+) -> str:
+    """Say in words what just happened and who is to act, for the live region."""
+    if view is None:
+        return ""
+    parts: list[str] = []
+    between_hands = not view.tricks and not view.trick
+    if last_hand and (between_hands or view.phase == engine.FINISHED):
+        points = ", ".join(f"{place.who} {line.score}" for place, line in last_hand["rows"])
+        parts.append(f"Hand {last_hand['number']} is over: {points}.")
+    if view.tricks and view.phase == engine.PLAYING:
+        trick = view.tricks[-1]
+        winner = by_pos[trick.winner].who
+        noun = "point" if trick.points == 1 else "points"
+        if not view.trick:
+            parts.append(", ".join(_played(by_pos, p) for p in trick.plays) + ".")
+            parts.append(f"{winner} won the trick, taking {trick.points} {noun}.")
+        else:
+            parts.append(f"{winner} won the last trick.")
+    if view.trick:
+        parts.append(", ".join(_played(by_pos, p) for p in view.trick) + ".")
+    if view.phase == engine.PLAYING:
+        actor = by_pos[view.to_act[0]]
+        parts.append("Your turn to play." if actor.is_you else f"{actor.name} is to play.")
+    elif view.phase == engine.PASSING:
+        if me is not None and me.position in view.to_act:
+            parts.append(f"Hand {view.hand_no}: choose three cards to pass.")
+        else:
+            parts.append(f"Hand {view.hand_no}: waiting for the others to pass.")
+    elif view.phase == engine.MOON:
+        shooter = by_pos[view.shooter]
+        parts.append(
+            "You shot the moon: choose what it does."
+            if shooter.is_you
+            else f"{shooter.name} shot the moon and is choosing what it does."
+        )
+    elif result:
+        parts.append(result["headline"])
+    return " ".join(parts)
+
+
+def _played(by_pos: dict[int, Place], play: engine.PlayedCard) -> str:
+    return f"{by_pos[play.seat].who} played {play.card.words}"
+
+
+def last_trick(view: engine.PublicView | None, by_pos: dict[int, Place]) -> dict | None:
+    """Return the hand's latest completed trick: its cards in play order, winner and points."""
+    if not view or not view.tricks:
+        return None
+    trick = view.tricks[-1]
+    return {
+        "number": len(view.tricks),
+        "plays": [Play(by_pos[p.seat], p.card) for p in trick.plays],
+        "winner": by_pos[trick.winner],
+        "points": trick.points,
+    }
