@@ -12,41 +12,56 @@ from games.models import Action, Hand, Match, Profile, ScoreLine, Seat
 from games.services import log_matches_snapshot
 
 
+class ReadOnlyInline(admin.TabularInline):
+    """Rows shown beside their match; only the services write them."""
+
+    extra = 0
+    can_delete = False
+
+    def get_readonly_fields(self, request: HttpRequest, obj=None) -> list[str]:
+        return list(self.fields)
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows to inspect, never to edit by hand: the log is the truth, and the services keep it.
+
+    A row is removed only with its whole match.
+    """
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
     list_display = ["display_name", "user"]
     search_fields = ["display_name", "user__username", "user__email"]
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(ReadOnlyInline):
     model = Seat
-    extra = 0
-    can_delete = False
     fields = [
-        "position",
-        "user",
-        "controller",
-        "bot_name",
-        "resigned",
-        "to_act",
-        "final_total",
-        "rank",
-    ]
-    readonly_fields = fields
-
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
+        "position", "user", "controller", "bot_name", "resigned", "to_act", "final_total", "rank",
+    ]  # fmt: skip
 
 
-class ScoreLineInline(admin.TabularInline):
+class ScoreLineInline(ReadOnlyInline):
     model = ScoreLine
-    extra = 0
-    can_delete = False
     fields = ["hand_number", "seat", "points_taken", "score", "total", "shot_moon", "moon_option"]
-    readonly_fields = fields
 
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
+
+class ActionInline(ReadOnlyInline):
+    model = Action
+    fields = ["seq", "seat", "kind", "value", "actor", "version", "created_at"]
 
 
 @admin.register(Match)
@@ -57,8 +72,9 @@ class MatchAdmin(admin.ModelAdmin):
     date_hierarchy = "created_at"
     readonly_fields = [
         "created_by", "created_at", "updated_at", "started_at", "finished_at", "status",
-        "rules", "invite_code", "version", "snapshot", "hand_no", "seed",
+        "rules", "invite_code", "version", "snapshot", "hand_no", "seed", "deals",
     ]  # fmt: skip
+    # Only what does not change the game itself can be edited here.
     fields = [
         *readonly_fields[:7],
         "is_private",
@@ -87,84 +103,28 @@ class MatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(ReadOnlyAdmin):
     list_display = ["match", "position", "user", "controller", "bot_name", "to_act", "rank"]
     list_filter = ["controller", "to_act", "resigned"]
     search_fields = ["user__username", "bot_name", "match__id"]
-    readonly_fields = ["match", "position", "to_act", "waiting_since", "final_total", "rank"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        # Seats change through the lobby and the moves, which keep the log consistent.
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-
-class ActionInline(admin.TabularInline):
-    model = Action
-    extra = 0
-    can_delete = False
-    fields = ["seq", "seat", "kind", "value", "actor", "version", "created_at"]
-    readonly_fields = fields
-
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
 
 @admin.register(Hand)
-class HandAdmin(admin.ModelAdmin):
+class HandAdmin(ReadOnlyAdmin):
     list_display = ["match", "number", "pass_direction", "started_at", "finished_at"]
     search_fields = ["match__id"]
-    readonly_fields = [
-        "match", "number", "pass_direction", "deal", "seed", "started_at", "finished_at",
-        "next_seq",
-    ]  # fmt: skip
     inlines = [ActionInline]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        # The log is the truth: a row is removed only with its whole match.
-        return False
 
 
 @admin.register(Action)
-class ActionAdmin(admin.ModelAdmin):
+class ActionAdmin(ReadOnlyAdmin):
     list_display = ["match", "hand", "seq", "seat", "kind", "value", "actor", "created_at"]
     list_filter = ["kind", "actor"]
     search_fields = ["match__id"]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        # The log is the truth: a row is removed only with its whole match.
-        return False
-
 
 @admin.register(ScoreLine)
-class ScoreLineAdmin(admin.ModelAdmin):
+class ScoreLineAdmin(ReadOnlyAdmin):
     list_display = ["match", "hand_number", "seat", "points_taken", "score", "total", "shot_moon"]
     list_filter = ["shot_moon"]
     search_fields = ["match__id"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        # The log is the truth: a row is removed only with its whole match.
-        return False
