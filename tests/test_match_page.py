@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import engine, presenters
-from games.models import MatchStatus
+from games.models import Action, Hand, MatchStatus
 from tests.factories import HTMX, make_match, next_move, play_to_the_end, state_of
 
 
@@ -154,6 +154,84 @@ def test_the_current_trick_grows_and_the_last_trick_names_its_winner(alice_clien
     assert f"{names[last.winner]} won it" in side
     assert cards_in(side) == [str(p.card) for p in last.plays]
     assert "<dt>Hearts</dt>" in html
+
+
+def until_hand(client: Client, match, number: int, *, tricks: int = 0):
+    """Act for seat 0 until the match is in hand `number` with at least `tricks` tricks taken."""
+    for _ in play_to_the_end({0: client}, match):
+        match.refresh_from_db()
+        if match.hand_no == number and len(state_of(match).tricks) >= tricks:
+            return match
+    raise AssertionError(f"the match ended before hand {number}")
+
+
+def last_trick_of_hand(match, number: int) -> engine.TrickView:
+    """Return the engine's account of a hand's last trick, replayed from the deals and the log."""
+    hands = Hand.objects.filter(match=match, number__lte=number).order_by("number")
+    log = Action.objects.filter(match=match, hand__number__lte=number)
+    log = log.order_by("hand__number", "seq")
+    deals = [hand.deal for hand in hands]
+    state = engine.replay(match.rule_set, deals, [a.as_decision() for a in log])
+    return state.public_view().tricks[-1]
+
+
+def last_trick_box(html: str) -> str:
+    return html.split('<div class="last-trick">')[1].split("</div>")[0]
+
+
+def test_a_new_hand_shows_how_the_previous_hand_ended(make_user, alice_client, alice):
+    match = until_hand(alice_client, make_match(alice), 2)
+    assert not state_of(match).tricks
+    last = last_trick_of_hand(match, 1)
+    names = {0: "Alice", 1: "Basil", 2: "Cleo", 3: "Dmitri"}
+    spectator = client_for(make_user("carol", "Carol"))
+    for client, me in ((alice_client, "You"), (spectator, "Alice")):
+        box = last_trick_box(client.get(match.get_absolute_url()).text)
+        assert "<h3>Last trick of hand 1 " in box and "(trick 13)" in box
+        assert cards_in(box) == [str(p.card) for p in last.plays]
+        assert f"{({**names, 0: me})[last.winner]} won it" in box
+        if last.points:
+            assert f"taking {last.points} point" in box
+        for play in last.plays:
+            player = me if play.seat == 0 else names[play.seat]
+            assert f'<span class="trick-player">{player}</span>' in box
+
+
+def test_the_first_hand_has_no_last_trick_before_its_first_trick(alice_client, alice):
+    match = make_match(alice)
+    assert 'class="last-trick"' not in alice_client.get(match.get_absolute_url()).text
+
+
+def test_once_a_trick_is_taken_the_box_shows_this_hands_last_trick(alice_client, alice):
+    match = until_hand(alice_client, make_match(alice), 2, tricks=1)
+    view = state_of(match).view(0)
+    box = last_trick_box(alice_client.get(match.get_absolute_url()).text)
+    assert f'<h3>Last trick <span class="aside">(trick {len(view.tricks)})</span></h3>' in box
+    assert cards_in(box) == [str(p.card) for p in view.tricks[-1].plays]
+
+
+def test_the_previous_trick_shows_no_card_still_in_a_hand(make_user, alice):
+    bob = make_user("bob", "Bob")
+    clients = {0: client_for(alice), 1: client_for(bob)}
+    match = make_match(alice, people=[bob])
+    for _ in play_to_the_end(clients, match):
+        match.refresh_from_db()
+        if match.hand_no == 2:
+            break
+    state = state_of(match)
+    shown_last = [str(p.card) for p in last_trick_of_hand(match, 1).plays]
+    viewers = [(0, clients[0]), (1, clients[1]), (None, client_for(make_user("carol", "Carol")))]
+    for viewer, client in viewers:
+        html = client.get(match.get_absolute_url()).text
+        box = last_trick_box(html)
+        assert cards_in(box) == shown_last
+        # Outside the box, which shows hand 1's cards, no other seat's cards of hand 2.
+        rest = html.replace(box, "")
+        for seat in range(4):
+            if seat == viewer:
+                continue
+            for card in state.hand(seat):
+                assert f'data-card="{card}"' not in rest and card.words not in rest
 
 
 def test_the_live_region_announces_the_plays_in_words(alice_client, alice):

@@ -8,12 +8,15 @@ moment: cards in another seat's hand, and another seat's pass before everyone ha
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from games import engine
 from games.engine.cards import cards_from_mask
+from games.models import Action
 from tests.factories import HTMX, make_match, next_move, state_of
 
 
@@ -49,6 +52,28 @@ def assert_hides(html: str, state: engine.Match, viewer: int | None, where: str)
             assert marker not in html, f"{where}: {marker!r} shown to seat {viewer}"
 
 
+# The previous hand's last trick, shown until the hand in play completes its first trick.
+PREVIOUS_TRICK = re.compile(
+    r'<div class="last-trick">\s*<h3>Last trick of hand (\d+) .*?</div>', re.S
+)
+
+
+def without_previous_trick(html: str, match) -> str:
+    """Cut the previous hand's last trick out of a page, once checked against the log.
+
+    Its cards were played to a trick, so everyone may see them (R6.3); but a new deal has put
+    the same cards in this hand's hands, and the scan knows cards only by name.
+    """
+    found = PREVIOUS_TRICK.search(html)
+    if not found:
+        return html
+    assert int(found.group(1)) == match.hand_no - 1, "only the hand just before"
+    log = Action.objects.filter(match=match, hand__number=match.hand_no - 1, kind="play")
+    played = list(log.order_by("-seq").values_list("value", flat=True)[: match.players])[::-1]
+    assert re.findall(r'data-card="(\w\w)"', found.group(0)) == played, "not the last trick"
+    return html[: found.start()] + html[found.end() :]
+
+
 class Table:
     """A match with its people, each acting through their own client, and a spectator."""
 
@@ -66,7 +91,9 @@ class Table:
     def scan(self, response, viewer: int | None, where: str) -> None:
         assert response.status_code < 500, where
         self.scanned += 1
-        assert_hides(response.content.decode(), state_of(self.match), viewer, where)
+        state = state_of(self.match)
+        html = without_previous_trick(response.content.decode(), self.match)
+        assert_hides(html, state, viewer, where)
 
     def look_around(self, step: int) -> None:
         """Every viewer asks for every page; each answer is scanned."""

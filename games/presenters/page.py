@@ -14,12 +14,12 @@ from .table import (
     announcement,
     engine_view,
     last_hand,
-    last_trick,
     load_seats,
     places,
     result_of,
     viewer_seat,
 )
+from .tricks import last_trick
 
 
 def match_context(
@@ -51,7 +51,7 @@ def match_context(
         "view": view,
         "phase": view.phase if view else None,
         "trick": [Play(by_pos[p.seat], p.card) for p in view.trick] if view else [],
-        "last_trick": last_trick(view, by_pos),
+        "last_trick": last_trick(match, view, by_pos),
         "last_hand": summary,
         "result": result,
         "sheet": score_sheet(match, around, lines),

@@ -170,16 +170,3 @@ def announcement(
 
 def _played(by_pos: dict[int, Place], play: engine.PlayedCard) -> str:
     return f"{by_pos[play.seat].who} played {play.card.words}"
-
-
-def last_trick(view: engine.PublicView | None, by_pos: dict[int, Place]) -> dict | None:
-    """Return the hand's latest completed trick: its cards in play order, winner and points."""
-    if not view or not view.tricks:
-        return None
-    trick = view.tricks[-1]
-    return {
-        "number": len(view.tricks),
-        "plays": [Play(by_pos[p.seat], p.card) for p in trick.plays],
-        "winner": by_pos[trick.winner],
-        "points": trick.points,
-    }

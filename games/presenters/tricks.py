@@ -1,0 +1,63 @@
+"""The last completed trick: this hand's, or the previous hand's while this one has none yet.
+
+Every card played to a trick is public (R6.3), so players and spectators see the same trick.
+The previous hand's last trick is read from the action log, in one query.
+"""
+
+from __future__ import annotations
+
+from games import engine
+from games.models import Action, Match
+
+from .table import Place, Play
+
+
+def last_trick(
+    match: Match, view: engine.PublicView | None, by_pos: dict[int, Place]
+) -> dict | None:
+    """Return the latest completed trick: its hand, number, cards in play order, winner, points.
+
+    `hand` is None for a trick of the hand in play, and the hand's number for the last trick of
+    the previous hand, shown until the current hand completes its first trick.
+    """
+    if not view:
+        return None
+    if view.tricks:
+        trick = view.tricks[-1]
+        return {
+            "hand": None,
+            "number": len(view.tricks),
+            "plays": [Play(by_pos[p.seat], p.card) for p in trick.plays],
+            "winner": by_pos[trick.winner],
+            "points": trick.points,
+        }
+    if view.hand_no > 1:
+        return _previous_hand_last_trick(match, view, by_pos)
+    return None
+
+
+def _previous_hand_last_trick(
+    match: Match, view: engine.PublicView, by_pos: dict[int, Place]
+) -> dict | None:
+    n = view.players
+    logged = (
+        Action.objects.filter(match=match, hand__number=view.hand_no - 1, kind=Action.Kind.PLAY)
+        .order_by("-seq")
+        .values_list("seat", "value")[:n]
+    )
+    plays = [(seat, engine.Card.parse(value)) for seat, value in logged]
+    plays.reverse()
+    leader = plays[0][0] if plays else 0
+    # A whole trick: one card from each seat, in playing order from the leader.
+    if [seat for seat, _ in plays] != [(leader + i) % n for i in range(n)]:
+        return None
+    led = plays[0][1].suit
+    # R3.4: the highest card of the suit led takes the trick.
+    winner = max((play for play in plays if play[1].suit == led), key=lambda play: play[1])[0]
+    return {
+        "hand": view.hand_no - 1,
+        "number": view.rules.tricks_per_hand,
+        "plays": [Play(by_pos[seat], card) for seat, card in plays],
+        "winner": by_pos[winner],
+        "points": sum(card.points for _, card in plays),
+    }
