@@ -8,4 +8,4 @@ class GamesConfig(AppConfig):
     verbose_name = "Hearts"
 
     def ready(self) -> None:
-        from games import signals  # noqa: F401  (connects the profile signal)
+        from games import live, signals  # noqa: F401  (connect the profile and live receivers)

@@ -1,5 +1,9 @@
 """WebSocket routes, served by daphne through Channels."""
 
-from django.urls import URLPattern
+from django.urls import URLPattern, path
 
-websocket_urlpatterns: list[URLPattern] = []
+from games.consumers import LiveConsumer
+
+websocket_urlpatterns: list[URLPattern] = [
+    path("ws/live/", LiveConsumer.as_asgi()),
+]

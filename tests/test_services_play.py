@@ -290,6 +290,7 @@ def test_every_change_is_announced_after_commit_without_cards(
         "version": match.version,
         "to_act_user_ids": [alice.pk],
         "status": "active",
+        "became_to_act_user_ids": [alice.pk],
     }
 
 

@@ -266,7 +266,13 @@ class LockedTable:
         match.engine_state = self.state
         self._update_turns()
         to_act = [s.user_id for s in self.seats if s.to_act and s.user_id]
-        announce_after_commit(match.pk, match.version, to_act, match.status)
+        # A player still choosing a pass while others pass is not told again: only a new turn.
+        became = [
+            s.user_id
+            for s in self.seats
+            if s.to_act and s.user_id and not self._seats_before.get(s.pk, (False,))[0]
+        ]
+        announce_after_commit(match.pk, match.version, to_act, match.status, became)
 
     def _update_turns(self) -> None:
         waiting = set()

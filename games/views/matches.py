@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -17,12 +18,23 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from games import presenters, services
+from games.access import may_view
 from games.forms import JoinForm, MoonForm, PassForm, PlayForm, SeatForm, first_error
 from games.models import Match, MatchStatus
 
 TEMPLATE = "games/match.html"
 BAD_INPUT = 400
 NOTHING_NEW = 204
+# Names the version an answer's regions show, so a live page knows what it has caught up to.
+VERSION_HEADER = "X-Match-Version"
+
+
+def _viewable(request: HttpRequest, pk: int) -> Match:
+    """Return the match, or 404 if there is none, or 403 if this user may not watch it."""
+    match = get_object_or_404(Match, pk=pk)
+    if not may_view(request.user, match):
+        raise PermissionDenied
+    return match
 
 
 def _context(request: HttpRequest, match: Match, **extra) -> dict:
@@ -47,7 +59,9 @@ def _regions(
         parts.append(render_to_string(f"{TEMPLATE}#{main}", {**context, "oob": False}, request))
     for name in also:
         parts.append(render_to_string(f"{TEMPLATE}#{name}", {**context, "oob": True}, request))
-    return HttpResponse("".join(parts), status=status)
+    return HttpResponse(
+        "".join(parts), status=status, headers={VERSION_HEADER: str(context["version"])}
+    )
 
 
 def _page(request: HttpRequest, match: Match, status: int = 200, **extra) -> HttpResponse:
@@ -104,20 +118,22 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     Asked by htmx, answer every region out of band, for a page catching up after a change;
     with `since` naming the version it shows, answer 204 while nothing has changed.
     """
-    match = get_object_or_404(Match, pk=pk)
+    match = _viewable(request, pk)
     if request.htmx and request.GET.get("since") == str(match.version):
-        return HttpResponse(status=NOTHING_NEW)
+        return HttpResponse(status=NOTHING_NEW, headers={VERSION_HEADER: str(match.version)})
     if request.htmx and match.status != MatchStatus.OPEN:
         context = _context(request, match)
         return _regions(request, context, main=None, also=("table", "hand", "scores", "status"))
-    return _page(request, match)
+    response = _page(request, match)
+    response[VERSION_HEADER] = str(match.version)
+    return response
 
 
 @login_required
 @require_GET
 def scores(request: HttpRequest, pk: int) -> HttpResponse:
     """Show the score sheet and the chart of running totals (R4.1)."""
-    match = get_object_or_404(Match, pk=pk)
+    match = _viewable(request, pk)
     context = presenters.match_context(match, request.user)
     if request.htmx:
         return render(request, f"{TEMPLATE}#scores", {**context, "oob": False})

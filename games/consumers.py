@@ -1,0 +1,85 @@
+"""The live socket: a user's turn notices on every page, and the changes of the match on screen."""
+
+import json
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games.access import viewable_match
+from games.live import match_group, user_group
+from games.models import Match, Seat
+
+
+@database_sync_to_async
+def _may_follow(user, match_id: int) -> bool:
+    """Say whether the match exists and the user may watch it."""
+    return viewable_match(user, match_id) is not None
+
+
+@database_sync_to_async
+def _current(match_id: int) -> dict:
+    """Return the match's version, status and who must act, as they stand now."""
+    row = Match.objects.filter(pk=match_id).values_list("version", "status").first()
+    # A match deleted this very moment (by an admin) reads as version 0, acted on by nobody.
+    version, status = row or (0, "")
+    to_act = Seat.objects.filter(match_id=match_id, to_act=True, user__isnull=False)
+    users = sorted(to_act.values_list("user_id", flat=True)) if row else []
+    return {"match": match_id, "version": version, "status": status, "to_act": users}
+
+
+class LiveConsumer(AsyncJsonWebsocketConsumer):
+    """One socket per page: joins its user's group at once, and the match it is asked to follow."""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close()  # before accept(): the handshake is refused
+            return
+        self.user_group = user_group(user.pk)
+        self.followed: str | None = None
+        await self.channel_layer.group_add(self.user_group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        for group in (getattr(self, "user_group", None), getattr(self, "followed", None)):
+            if group:
+                await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive_json(self, content, **kwargs) -> None:
+        match_id = content.get("follow") if isinstance(content, dict) else None
+        # bool is an int in Python; `{"follow": true}` is no match id.
+        if not isinstance(match_id, int) or isinstance(match_id, bool):
+            await self.send_json({"type": "error", "error": 'Send {"follow": <match id>}.'})
+            return
+        if not await _may_follow(self.scope["user"], match_id):
+            await self.send_json(
+                {"type": "error", "follow": match_id, "error": "There is no such match."}
+            )
+            return
+        group = match_group(match_id)
+        if self.followed and self.followed != group:
+            # A page shows one match: following another one leaves the first.
+            await self.channel_layer.group_discard(self.followed, self.channel_name)
+        self.followed = group
+        await self.channel_layer.group_add(group, self.channel_name)
+        # Read after joining, so no change falls between this answer and the first event: a
+        # page rendered (or reconnected) before it compares versions and catches up.
+        await self.send_json({"type": "following", **await _current(match_id)})
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        # A malformed frame is answered, not allowed to close the socket with a traceback.
+        try:
+            content = json.loads(text_data) if text_data else None
+        except ValueError:
+            content = None
+        await self.receive_json(content)
+
+    async def match_updated(self, event: dict) -> None:
+        """Pass a change of the followed match on to the page."""
+        await self.send_json(
+            {key: event[key] for key in ("type", "match", "version", "status", "to_act")}
+        )
+
+    async def turn_notify(self, event: dict) -> None:
+        """Tell the page that its user must act in a match."""
+        await self.send_json({key: event[key] for key in ("type", "match", "version")})

@@ -1,0 +1,63 @@
+"""Relay committed match changes to the channel layer, for live tables and turn notices.
+
+Events carry no cards, only the match, its version, its status and who must act: each page
+then fetches its own regions over HTTP, rendered for its own viewer.
+"""
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.dispatch import receiver
+
+from games.services.events import match_changed
+
+logger = logging.getLogger(__name__)
+
+
+def match_group(match_id: int) -> str:
+    """Name the group of connections following a match."""
+    return f"match-{match_id}"
+
+
+def user_group(user_id: int) -> str:
+    """Name the group of one user's connections, on whatever page they are."""
+    return f"user-{user_id}"
+
+
+@receiver(match_changed, dispatch_uid="games.live.relay")
+def relay(
+    sender,
+    *,
+    match_id: int,
+    version: int,
+    to_act_user_ids: list[int],
+    status: str,
+    became_to_act_user_ids: list[int],
+    **kwargs,
+) -> None:
+    """Tell the match's followers it changed, and each person whose turn it became."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    send = async_to_sync(layer.group_send)
+    to_act = sorted(set(to_act_user_ids))
+    try:
+        send(
+            match_group(match_id),
+            {
+                "type": "match.updated",
+                "match": match_id,
+                "version": version,
+                "status": status,
+                "to_act": to_act,
+            },
+        )
+        for user_id in sorted(set(became_to_act_user_ids)):
+            send(
+                user_group(user_id), {"type": "turn.notify", "match": match_id, "version": version}
+            )
+    except Exception:
+        # The move is already committed; a lost event only delays a page, which catches up
+        # by comparing versions when its socket reconnects (or when it next polls).
+        logger.exception("Could not relay the change to match %s", match_id)

@@ -1,0 +1,56 @@
+"""Two players at a match with two bots, at the moment a test needs: before the pass, or mid-trick.
+
+`main` runs inside a real site's process (`manage.py shell -c`), creates alice and bob, and
+prints one JSON line: the match, its version and, mid-trick, the card alice may play now, after
+which bob (the next seat) must play. Nothing is forced or played out, so each card waits.
+"""
+
+import json
+
+from django.contrib.auth import get_user_model
+
+from games import engine, services
+from games.models import Match
+from tests.conftest import PASSWORD
+from tests.service_helpers import act, state_of
+
+ALICE, BOB = 0, 1
+
+
+def player(username: str):
+    user = get_user_model().objects.create_user(username=username, password=PASSWORD)
+    user.profile.display_name = username.title()
+    user.profile.save()
+    return user
+
+
+def passing(alice, bob, seed: int = 11) -> Match:
+    """Seat alice and bob with two bots; the match starts, and the two of them must pass."""
+    options = services.MatchOptions(bots=2, auto_play_forced=False, auto_finish=False)
+    match = services.create_match(alice, options)
+    Match.objects.filter(pk=match.pk).update(seed=seed)
+    return services.join_match(bob, match.pk, match.invite_code)  # the last seat: it starts
+
+
+def mid_trick(alice, bob, seed: int = 11) -> tuple[Match, str]:
+    """Play on until alice must play a card that does not end the trick; return that card."""
+    match = passing(alice, bob, seed)
+    people = {ALICE: alice, BOB: bob}
+    for _ in range(30):
+        state = state_of(match)
+        to_act = state.to_act()
+        if state.phase == engine.PLAYING and to_act == (ALICE,) and len(state.trick) < 3:
+            return match, str(state.legal_plays(ALICE)[0])
+        act(people[to_act[0]], match, to_act[0])
+    raise RuntimeError("alice never came to play before bob")
+
+
+def main(stage: str = "mid-trick") -> None:
+    """Create alice and bob, seat them at the stage asked for, and print the match as JSON."""
+    alice, bob = player("alice"), player("bob")
+    if stage == "passing":
+        match, card = passing(alice, bob), None
+    else:
+        match, card = mid_trick(alice, bob)
+    match.refresh_from_db()
+    print(json.dumps({"match": match.pk, "version": match.version, "card": card}))

@@ -1,0 +1,117 @@
+"""Real daphne processes for tests that need WebSocket: a SQLite file, migrated, and players."""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.cookiejar import CookieJar
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def site_env(database: Path, redis_url: str = "") -> dict[str, str]:
+    """Return the environment of a site on this SQLite file (and this Redis, if any)."""
+    drop = {"DATABASE_URL", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE"}
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    env.update(DATABASE_URL=f"sqlite:///{database}", DEBUG="1", LOG_LEVEL="WARNING")
+    if redis_url:
+        env["REDIS_URL"] = redis_url
+    return env
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    """Run a management command against the site; return what it printed."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT, env=env, check=True, timeout=120, capture_output=True, text=True,
+    )  # fmt: skip
+    return done.stdout
+
+
+def seated_match(env: dict[str, str], stage: str = "mid-trick") -> dict:
+    """Migrate, then create alice and bob and a match in which alice plays and bob is next."""
+    manage(env, "migrate", "-v0")
+    script = f"from tests.live_setup import main; main({stage!r})"
+    return json.loads(manage(env, "shell", "-c", script).strip().splitlines()[-1])
+
+
+def wait_until_up(base: str, server: subprocess.Popen, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/healthz", timeout=5):
+                return
+        except OSError:
+            if server.poll() is not None:
+                raise RuntimeError(server.stderr.read().decode()) from None
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
+@contextmanager
+def daphne(env: dict[str, str], port: int | None = None) -> Iterator[str]:
+    """Serve the site with daphne on the port (a free one by default); yield its base URL."""
+    port = port or free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+         "hearts_site.asgi:application"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(base, server)
+        yield base
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+class Visitor:
+    """A person using the site over HTTP, with their own cookies."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.cookies = CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
+
+    def cookie(self, name: str) -> str:
+        return next(c.value for c in self.cookies if c.name == name)
+
+    def get(self, path: str) -> str:
+        with self.opener.open(self.base + path, timeout=10) as response:
+            return response.read().decode()
+
+    def post(self, path: str, data: dict) -> int:
+        """Send a form, with the CSRF token, as the page's own form would; return the status."""
+        form = urlencode({**data, "csrfmiddlewaretoken": self.cookie("csrftoken")}, doseq=True)
+        request = urllib.request.Request(self.base + path, data=form.encode())
+        with self.opener.open(request, timeout=10) as response:
+            return response.status
+
+    def log_in(self, username: str, password: str) -> "Visitor":
+        self.get("/accounts/login/")  # for the CSRF cookie
+        self.post("/accounts/login/", {"username": username, "password": password})
+        assert "Log out" in self.get("/"), f"{username} could not log in"
+        return self
+
+    def socket_headers(self) -> dict[str, str]:
+        """Return what a page's WebSocket handshake sends: its origin and the session cookie."""
+        return {"Cookie": f"sessionid={self.cookie('sessionid')}"}
+
+    @property
+    def socket_url(self) -> str:
+        return self.base.replace("http://", "ws://") + "/ws/live/"

@@ -1,0 +1,109 @@
+"""The live socket as daphne serves it: a move made over HTTP reaches a WebSocket client.
+
+Once with one process (the in-memory channel layer), once with two processes sharing Redis:
+the move is made through the first, the follower is connected to the second.
+"""
+
+import json
+import os
+import shutil
+import socket
+
+import pytest
+from websockets.sync.client import connect
+
+from tests.conftest import PASSWORD
+from tests.live_helpers import card_text_in
+from tests.servers import Visitor, daphne, seated_match, site_env
+
+# A Redis database of its own, so these events meet no other run's.
+REDIS_URL = "redis://127.0.0.1:6379/3"
+
+
+@pytest.fixture(scope="module")
+def prepared(tmp_path_factory) -> tuple:
+    """Migrate a SQLite file and seat the players once; each test serves its own copy."""
+    database = tmp_path_factory.mktemp("live") / "site.sqlite3"
+    return database, seated_match(site_env(database))
+
+
+@pytest.fixture
+def site(prepared, tmp_path) -> tuple:
+    """Return a fresh copy of the prepared site's database, and its match."""
+    template, match = prepared
+    database = tmp_path / "site.sqlite3"
+    shutil.copy(template, database)
+    return database, match
+
+
+def redis_answers() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=1) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def require_redis() -> None:
+    """Skip without Redis on a developer's machine; in CI a missing Redis is a failure."""
+    if redis_answers():
+        return
+    message = "No Redis answers at 127.0.0.1:6379"
+    if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def receive(socket_client, count: int) -> list[dict]:
+    return [json.loads(socket_client.recv(timeout=10)) for _ in range(count)]
+
+
+def follow_then_play(mover_base: str, follower_base: str, match: dict) -> list[dict]:
+    """Bob follows the match through one server; alice plays her card through another."""
+    bob = Visitor(follower_base).log_in("bob", PASSWORD)
+    alice = Visitor(mover_base).log_in("alice", PASSWORD)
+    headers = bob.socket_headers()
+    with connect(bob.socket_url, origin=follower_base, additional_headers=headers) as live:
+        live.send(json.dumps({"follow": match["match"]}))
+        following = receive(live, 1)[0]
+        assert following["type"] == "following" and following["version"] == match["version"]
+        status = alice.post(
+            f"/matches/{match['match']}/play/",
+            {"version": match["version"], "card": match["card"]},
+        )
+        assert status == 200  # redirected back to the match page
+        return receive(live, 2)
+
+
+def check_events(events: list[dict], match: dict) -> None:
+    kinds = {event["type"]: event for event in events}
+    assert set(kinds) == {"match.updated", "turn.notify"}
+    updated, notice = kinds["match.updated"], kinds["turn.notify"]
+    assert updated["match"] == notice["match"] == match["match"]
+    assert updated["version"] == notice["version"] == match["version"] + 1
+    assert updated["status"] == "active" and len(updated["to_act"]) == 1
+    assert not [card_text_in(event) for event in events if card_text_in(event)]
+
+
+def test_a_move_over_http_reaches_a_websocket_client_of_the_same_daphne(site):
+    database, match = site
+    env = site_env(database)
+    with daphne(env) as base:
+        check_events(follow_then_play(base, base, match), match)
+
+
+def test_a_move_through_one_daphne_reaches_a_client_of_another_over_redis(site):
+    require_redis()
+    database, match = site
+    env = site_env(database, REDIS_URL)
+    with daphne(env) as first, daphne(env) as second:
+        assert first != second
+        check_events(follow_then_play(first, second, match), match)
+
+
+def test_an_anonymous_websocket_is_refused_by_daphne(site):
+    with daphne(site_env(site[0])) as base:
+        url = base.replace("http://", "ws://") + "/ws/live/"
+        with pytest.raises(Exception, match="403"):
+            connect(url, origin=base).close()
