@@ -17,7 +17,7 @@ def test_players_see_their_matches_and_the_navigation(client, alice):
     response = client.get("/")
     assert response.status_code == 200
     assert "Matches waiting for you" in response.text
-    assert 'aria-current="page">Your turn<' in response.text
+    assert 'aria-current="page">Your turn <span class="turn-count"' in response.text
     assert reverse("lobby") in response.text
 
 

@@ -1,0 +1,235 @@
+// The live socket: one WebSocket per page, reopened with backoff when it drops. On a match page
+// it follows that match and, when the match moves on, fetches the page's own regions over HTTP
+// (rendered for this viewer; events never carry cards). On every page it shows turn notices.
+// Everything still works without this file: pages poll, and links lead to the same places.
+(function () {
+  "use strict";
+
+  var live = document.querySelector("[data-live]");
+  if (!live || !("WebSocket" in window)) { return; }
+
+  var FIRST_DELAY = 1000;
+  var MAX_DELAY = 30000;
+  var NOTIFY_KEY = "hearts.notify";
+  var me = Number(live.dataset.user);
+  var main = document.getElementById("main");
+  var followed = main && main.dataset.match ? Number(main.dataset.match) : null;
+  var pageStatus = main ? main.dataset.status : "";
+  var shown = followed ? Number(main.dataset.version) : 0; // the version the page shows
+  var wanted = shown; // the newest version announced
+  var inFlight = 0; // htmx requests to this match not yet answered
+  var fetching = false; // one of them is ours, catching up
+  var leaving = false;
+  var attempts = 0;
+  var socket = null;
+
+  // ----- the match on screen -----
+
+  function matchPath(id) { return "/matches/" + id + "/"; }
+
+  function isThisMatch(path) {
+    return followed !== null && typeof path === "string" && path.indexOf(matchPath(followed)) === 0;
+  }
+
+  // Fetch only when no request to this match is pending: an action's own answer often
+  // carries the very version an event announces.
+  function catchUp() {
+    if (leaving || inFlight > 0 || wanted <= shown) { return; }
+    var url = matchPath(followed);
+    if (!window.htmx) { window.location.reload(); return; }
+    fetching = true;
+    if (pageStatus === "open") {
+      // While seats fill, the answer is the whole page: take the seats region from it.
+      window.htmx.ajax("GET", url, { target: "#table", select: "#table", swap: "outerHTML" });
+    } else {
+      // The htmx GET answers every region out of band; nothing else is swapped.
+      window.htmx.ajax("GET", url, { swap: "none" });
+    }
+  }
+
+  function onMatchChange(version, status) {
+    if (version <= shown) { return; }
+    if (status && status !== pageStatus) {
+      // Starting or ending a match changes which regions the page has: load it anew.
+      leaving = true;
+      window.location.reload();
+      return;
+    }
+    wanted = Math.max(wanted, version);
+    catchUp();
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (isThisMatch(event.detail.requestConfig && event.detail.requestConfig.path)) { inFlight += 1; }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var config = event.detail.requestConfig;
+    if (!isThisMatch(config && config.path)) { return; }
+    inFlight = Math.max(0, inFlight - 1);
+    var ours = fetching;
+    fetching = false;
+    // Every answer from the match's views says which version its regions show.
+    var xhr = event.detail.xhr;
+    var version = xhr && Number(xhr.getResponseHeader("X-Match-Version"));
+    if (version) { shown = Math.max(shown, version); }
+    // A failed catch-up is not retried in a loop: the next event or reconnect tries again.
+    if (version || !ours) { catchUp(); }
+  });
+
+  // Others passing while this player is still choosing refreshes the hand: keep the ticks.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var detail = event.detail;
+    if (!detail.target || detail.target.id !== "hand") { return; }
+    detail.target.querySelectorAll(".pass-choice input:checked").forEach(function (box) {
+      var same = detail.fragment.querySelector('.pass-choice input[value="' + box.value + '"]');
+      if (same) { same.checked = true; }
+    });
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    // The pass form counts its ticks; let it count the kept ones.
+    var form = document.querySelector("#hand [data-pass-form]");
+    if (form && event.target.id === "hand") {
+      form.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+  });
+
+  // ----- turn notices -----
+
+  var counter = document.querySelector("[data-turn-count]");
+  var waiting = new Set(
+    counter ? counter.dataset.matches.split(" ").filter(Boolean).map(Number) : []
+  );
+  var baseTitle = document.title.replace(/^\(\d+\) /, "");
+
+  function showCount() {
+    var count = waiting.size;
+    if (counter) {
+      counter.querySelector("[data-turn-number]").textContent = String(count);
+      counter.hidden = count === 0;
+    }
+    document.title = (count ? "(" + count + ") " : "") + baseTitle;
+  }
+
+  var announcer = live.querySelector("[data-announcer]");
+  function announce(text) {
+    // Clear first, so the same words said twice are read twice.
+    announcer.textContent = "";
+    window.setTimeout(function () { announcer.textContent = text; }, 50);
+  }
+
+  // Storage can be switched off (some private windows throw): then nobody has opted in.
+  function stored(value) {
+    try {
+      if (value) { window.localStorage.setItem(NOTIFY_KEY, value); }
+      return window.localStorage.getItem(NOTIFY_KEY);
+    } catch (error) {
+      return null;
+    }
+  }
+  function canNotify() { return "Notification" in window; }
+  function notifying() {
+    return canNotify() && Notification.permission === "granted" && stored() === "on";
+  }
+
+  function optInButton() {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "link-button toast-optin";
+    button.textContent = "Notify me in this browser";
+    button.addEventListener("click", function () {
+      Promise.resolve(Notification.requestPermission()).then(function (permission) {
+        if (permission === "granted") { stored("on"); }
+        document.querySelectorAll(".toast-optin").forEach(function (other) { other.remove(); });
+      });
+    });
+    return button;
+  }
+
+  function toast(matchId, text) {
+    var box = live.querySelector("[data-toasts]");
+    var old = box.querySelector('[data-toast-match="' + matchId + '"]');
+    if (old) { old.remove(); }
+    var item = document.createElement("div");
+    item.className = "toast";
+    item.dataset.toastMatch = String(matchId);
+    var link = document.createElement("a");
+    link.href = matchPath(matchId);
+    link.textContent = text;
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "toast-close";
+    close.setAttribute("aria-label", "Dismiss");
+    close.textContent = "×";
+    close.addEventListener("click", function () { item.remove(); });
+    item.append(link, close);
+    if (canNotify() && !notifying() && Notification.permission !== "denied") {
+      item.append(optInButton());
+    }
+    box.append(item);
+  }
+
+  function onTurn(matchId) {
+    var text = "Your turn in match " + matchId;
+    waiting.add(matchId);
+    showCount();
+    toast(matchId, text);
+    announce(text);
+    if (notifying()) {
+      // One tag per match: several open tabs raise one notification, not one each.
+      var note = new Notification("Hearts", { body: text, tag: "hearts-turn-" + matchId });
+      note.onclick = function () { window.focus(); window.location.href = matchPath(matchId); };
+    }
+  }
+
+  // ----- the socket -----
+
+  function onMessage(message) {
+    var data;
+    try { data = JSON.parse(message.data); } catch (error) { return; }
+    if (data.type === "turn.notify") {
+      onTurn(data.match);
+    } else if ((data.type === "following" || data.type === "match.updated") &&
+               data.match === followed) {
+      if (data.type === "following") { live.dataset.state = "following"; }
+      if (data.to_act.indexOf(me) >= 0) { waiting.add(followed); } else { waiting.delete(followed); }
+      showCount();
+      onMatchChange(data.version, data.status);
+    }
+  }
+
+  function reconnectLater() {
+    if (leaving) { return; }
+    // 1 s, doubling up to 30 s, each wait drawn from its upper half so tabs do not stampede.
+    var ceiling = Math.min(MAX_DELAY, FIRST_DELAY * Math.pow(2, attempts));
+    attempts += 1;
+    window.setTimeout(connect, ceiling / 2 + Math.random() * ceiling / 2);
+  }
+
+  function connect() {
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + window.location.host + "/ws/live/");
+    socket.addEventListener("open", function () {
+      attempts = 0;
+      live.dataset.state = "open"; // shown for tests and the curious; nothing styles it
+      // Asked on every (re)connect: the answer's version shows what the page has missed.
+      if (followed !== null) { socket.send(JSON.stringify({ follow: followed })); }
+    });
+    socket.addEventListener("message", onMessage);
+    socket.addEventListener("close", function () {
+      live.dataset.state = "closed";
+      reconnectLater();
+    });
+  }
+
+  // A plain form on its way (htmx cancels the submit event of its own forms) or a page
+  // being left: no reload or fetch may cut in.
+  document.addEventListener("submit", function (event) {
+    if (!event.defaultPrevented) { leaving = true; }
+  });
+  window.addEventListener("pagehide", function () { leaving = true; });
+  window.addEventListener("pageshow", function (event) {
+    // Back from the back-forward cache: the old socket is gone.
+    if (event.persisted) { leaving = false; connect(); }
+  });
+  connect();
+})();

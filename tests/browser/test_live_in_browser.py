@@ -1,0 +1,207 @@
+"""Two players at one table in two browsers: a card played by one shows up for the other live.
+
+The site runs under daphne (the live server of the other browser tests speaks no WebSocket),
+on a SQLite file of its own with alice and bob seated and alice about to play before bob.
+"""
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.conftest import PASSWORD
+from tests.servers import daphne, free_port, manage, seated_match, site_env
+
+# Stands in for the browser's Notification API, recording what would have been shown.
+FAKE_NOTIFICATIONS = """
+window.__notifications = [];
+window.Notification = class {
+  constructor(title, options) { window.__notifications.push(options.body); }
+  static permission = localStorage.getItem("fake-permission") || "default";
+  static requestPermission() {
+    localStorage.setItem("fake-permission", "granted");
+    window.Notification.permission = "granted";
+    return Promise.resolve("granted");
+  }
+};
+"""
+PLAYABLE = "#hand button.playing-card:not([disabled])"
+
+
+@pytest.fixture
+def site(tmp_path):
+    env = site_env(tmp_path / "site.sqlite3")
+    match = seated_match(env)
+    with daphne(env) as base:
+        yield base, match
+
+
+def player_page(browser, base: str, username: str, *, init_script: str = "") -> Page:
+    context = browser.new_context(base_url=base, viewport={"width": 1100, "height": 800})
+    context.set_default_timeout(15_000)
+    if init_script:
+        context.add_init_script(init_script)
+    page = context.new_page()
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name="Your turn")).to_be_visible()
+    return page
+
+
+def live(page: Page, state: str) -> None:
+    """Wait until the page's socket is open (or following its match)."""
+    expect(page.locator("[data-live]")).to_have_attribute("data-state", state)
+
+
+def play_first_card(page: Page) -> None:
+    with page.expect_response(lambda r: "/play/" in r.url) as answer:
+        page.locator(PLAYABLE).first.click()
+    assert answer.value.status == 200
+
+
+def next_to_play(pages: list[Page], seconds: float = 15) -> Page:
+    """Return the first page on which a card may be played, once one is."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for page in pages:
+            if page.locator(PLAYABLE).count():
+                return page
+        time.sleep(0.1)
+    raise AssertionError("no page ever offered a card to play")
+
+
+def test_a_card_played_by_one_player_appears_live_at_the_other_s_table(browser, screenshot, site):
+    base, match = site
+    table = f"/matches/{match['match']}/"
+    notice = f"Your turn in match {match['match']}"
+    alice = player_page(browser, base, "alice")
+    bob = player_page(browser, base, "bob", init_script=FAKE_NOTIFICATIONS)
+    alice.goto(table)
+    bob.goto(table)
+    elsewhere = bob.context.new_page()  # bob's second tab, on another page
+    elsewhere.goto("/lobby/")
+    for page, state in ((alice, "following"), (bob, "following"), (elsewhere, "open")):
+        live(page, state)
+    bob.evaluate("window.__notReloaded = true")
+    expect(bob.locator(PLAYABLE)).to_have_count(0)
+    expect(bob.locator("[data-turn-count]")).to_be_hidden()
+    screenshot(bob, "1-bob-waits")
+
+    alice.locator(f'#hand button[data-card="{match["card"]}"]').click()
+
+    # Bob's table shows alice's card and his own playable hand, without a reload.
+    expect(bob.locator(f'#table .trick [data-card="{match["card"]}"]')).to_be_visible()
+    expect(bob.locator(PLAYABLE).first).to_be_visible()
+    assert bob.evaluate("window.__notReloaded") is True
+    toast = bob.locator(".toast")
+    expect(toast).to_have_count(1)
+    expect(toast.get_by_role("link", name=notice)).to_have_attribute("href", table)
+    expect(bob.locator("[data-announcer]")).to_have_text(notice)
+    expect(bob.locator("[data-turn-number]")).to_have_text("1")
+    expect(bob).to_have_title(re.compile(r"^\(1\) Match \d+ · Hearts$"))
+    screenshot(alice, "2-alice-played")
+    screenshot(bob, "3-bob-to-play")
+
+    # The other tab, on the lobby, hears it too.
+    expect(elsewhere.locator(".toast").get_by_role("link", name=notice)).to_be_visible()
+    expect(elsewhere).to_have_title("(1) Lobby · Hearts")
+    screenshot(elsewhere, "4-bob-in-the-lobby")
+
+    # Bob asks for browser notifications, plays, and his count goes back to none.
+    toast.get_by_role("button", name="Notify me in this browser").click()
+    expect(toast.get_by_role("button", name="Notify me in this browser")).to_have_count(0)
+    toast.get_by_role("button", name="Dismiss").click()
+    expect(toast).to_have_count(0)
+    play_first_card(bob)
+    expect(bob.locator("[data-turn-count]")).to_be_hidden()
+    expect(bob).to_have_title(re.compile(r"^Match \d+ · Hearts$"))
+
+    # Whoever is next plays, each seeing the table move live, until alice hands bob the turn
+    # (a trick bob wins and leads again is his own doing: no notice for that).
+    for _ in range(12):
+        player = next_to_play([alice, bob])
+        if bob.evaluate("window.__notifications.length"):
+            break
+        play_first_card(player)
+    assert set(bob.evaluate("window.__notifications")) == {notice}
+    screenshot(bob, "5-bob-notified-again")
+    alice.context.close()
+    bob.context.close()
+
+
+def test_a_pass_by_one_player_keeps_the_cards_the_other_is_still_choosing(
+    browser, screenshot, tmp_path
+):
+    env = site_env(tmp_path / "site.sqlite3")
+    match = seated_match(env, "passing")
+    table = f"/matches/{match['match']}/"
+    with daphne(env) as base:
+        alice = player_page(browser, base, "alice")
+        bob = player_page(browser, base, "bob")
+        for page in (alice, bob):
+            page.goto(table)
+            live(page, "following")
+        ticks = alice.locator("#hand .pass-choice input")
+        ticks.nth(0).check()
+        ticks.nth(1).check()
+        expect(alice.get_by_text("2 of 3 chosen")).to_be_visible()
+        alice.evaluate("window.__notReloaded = true")
+
+        for index in range(3):
+            bob.locator("#hand .pass-choice input").nth(index).check()
+        bob.get_by_role("button", name="Pass these three cards").click()
+        expect(bob.locator("#hand")).to_contain_text("Waiting for Alice to pass")
+
+        # Alice's table shows bob has passed; her two ticks and their count are still there.
+        # She was choosing all along, so no notice tells her it is her turn.
+        expect(alice.locator("#table .seat", has_text="Bob")).to_contain_text("passed")
+        expect(alice.locator(".toast")).to_have_count(0)
+        assert alice.evaluate("window.__notReloaded") is True
+        expect(ticks.nth(0)).to_be_checked()
+        expect(ticks.nth(1)).to_be_checked()
+        expect(alice.get_by_text("2 of 3 chosen")).to_be_visible()
+        screenshot(alice, "1-alice-still-choosing")
+
+        # Her pass goes through on the refreshed table, not refused as made on an old one.
+        ticks.nth(2).check()
+        alice.get_by_role("button", name="Pass these three cards").click()
+        expect(alice.locator("#hand .pass-record")).to_contain_text("received")
+        expect(alice.locator("#hand .action-error")).to_have_count(0)
+        screenshot(alice, "2-alice-passed")
+        alice.context.close()
+        bob.context.close()
+
+
+def test_a_page_whose_server_restarts_reconnects_and_catches_up_on_what_it_missed(
+    browser, screenshot, tmp_path
+):
+    env = site_env(tmp_path / "site.sqlite3")
+    match = seated_match(env)
+    port = free_port()
+    with daphne(env, port) as base:
+        bob = player_page(browser, base, "bob")
+        bob.goto(f"/matches/{match['match']}/")
+        live(bob, "following")
+        bob.evaluate("window.__notReloaded = true")
+    live(bob, "closed")
+
+    # Alice plays while no server runs, so no event can reach bob's page.
+    play = (
+        "from django.contrib.auth.models import User; from games import services; "
+        f"services.play_card(User.objects.get(username='alice'), {match['match']}, "
+        f"{match['version']}, {match['card']!r})"
+    )
+    manage(env, "shell", "-c", play)
+
+    with daphne(env, port):
+        # Reconnected, bob's page asks again, sees a newer version and fetches the table once.
+        trick_card = bob.locator(f'#table .trick [data-card="{match["card"]}"]')
+        expect(trick_card).to_be_visible(timeout=30_000)
+        expect(bob.locator(PLAYABLE).first).to_be_visible()
+        expect(bob.locator("[data-turn-number]")).to_have_text("1")
+        assert bob.evaluate("window.__notReloaded") is True
+        screenshot(bob, "bob-caught-up")
+        bob.context.close()
