@@ -48,7 +48,9 @@ def mid_trick(alice, bob, seed: int = 11) -> tuple[Match, str]:
 def main(stage: str = "mid-trick") -> None:
     """Create alice and bob, seat them at the stage asked for, and print the match as JSON."""
     alice, bob = player("alice"), player("bob")
-    if stage == "passing":
+    if stage == "open":  # alice alone at a table for four: bob has not joined yet
+        match, card = services.create_match(alice, services.MatchOptions()), None
+    elif stage == "passing":
         match, card = passing(alice, bob), None
     else:
         match, card = mid_trick(alice, bob)

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.conftest import PASSWORD
-from tests.servers import daphne, free_port, manage, seated_match, site_env
+from tests.servers import Visitor, daphne, free_port, manage, seated_match, site_env
 
 # Stands in for the browser's Notification API, recording what would have been shown.
 FAKE_NOTIFICATIONS = """
@@ -205,3 +205,27 @@ def test_a_page_whose_server_restarts_reconnects_and_catches_up_on_what_it_misse
         assert bob.evaluate("window.__notReloaded") is True
         screenshot(bob, "bob-caught-up")
         bob.context.close()
+
+
+def test_a_player_joining_an_open_match_appears_at_the_creator_s_table(
+    browser, screenshot, tmp_path
+):
+    env = site_env(tmp_path / "site.sqlite3")
+    match = seated_match(env, "open")
+    with daphne(env) as base:
+        alice = player_page(browser, base, "alice")
+        alice.goto(f"/matches/{match['match']}/")
+        live(alice, "following")
+        alice.evaluate("window.__notReloaded = true")
+        seats = alice.locator("#table .setup-seat")
+        expect(seats.filter(has_text="Bob")).to_have_count(0)
+
+        bob = Visitor(base).log_in("bob", PASSWORD)
+        assert bob.post(f"/matches/{match['match']}/join/", {}) == 200
+
+        # The seats region is swapped in place: the page itself stays as it was.
+        expect(seats.filter(has_text="Bob")).to_have_count(1)
+        expect(alice.locator("#table")).to_have_count(1)
+        assert alice.evaluate("window.__notReloaded") is True
+        screenshot(alice, "bob-joined")
+        alice.context.close()
