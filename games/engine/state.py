@@ -149,6 +149,14 @@ class Match:
         """Return the points each seat has taken in tricks this hand (R4.2)."""
         return tuple((t & HEARTS_MASK).bit_count() + (13 if t & QS_MASK else 0) for t in self.taken)
 
+    @property
+    def points_in_play(self) -> bool:
+        """Return True while a heart or the Q♠ is in a hand or on the table: play still matters."""
+        unplayed = self.trick_mask
+        for mask in self.hands:
+            unplayed |= mask
+        return bool(unplayed & POINTS_MASK)
+
     def to_act(self) -> tuple[int, ...]:
         """Return the seats that must decide now."""
         if self.phase == PLAYING:

@@ -11,7 +11,6 @@ import random
 from django.utils import timezone
 
 from games import engine
-from games.engine.cards import POINTS_MASK
 from games.models import Action, Hand, Match, MatchStatus, ScoreLine, Seat
 from games.services.errors import (
     Conflict,
@@ -193,16 +192,10 @@ class LockedTable:
         legal = state.legal_plays(position)
         if self.match.auto_play_forced and len(legal) == 1:
             return engine.play_decision(position, legal[0]), Action.Actor.FORCED
-        if self.match.auto_finish and self._no_points_left():
+        # Once no heart or Q♠ is left to play, no card can change a score.
+        if self.match.auto_finish and not state.points_in_play:
             return engine.play_decision(position, legal[0]), Action.Actor.PLAYOUT
         return None, ""
-
-    def _no_points_left(self) -> bool:
-        """Say whether no heart or Q♠ is left in any hand or on the table: no play can matter."""
-        state = self.state
-        return not (state.trick_mask & POINTS_MASK) and not any(
-            mask & POINTS_MASK for mask in state.hands
-        )
 
     def _start_next_hand(self) -> None:
         number = self.state.hand_no + 1

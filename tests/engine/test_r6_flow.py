@@ -219,3 +219,22 @@ def test_R6_2_a_new_match_snapshot_round_trips(players: int) -> None:
     data = json.loads(json.dumps(match.snapshot()))
     assert data["phase"] == "hand_over" and data["deal"] is None
     assert Match.from_snapshot(data) == match
+
+
+def test_R4_2_points_stay_in_play_until_every_heart_and_the_queen_is_played() -> None:
+    from games.engine import Deal, Match, RuleSet
+
+    rules = RuleSet(players=4, moon="add", target=500)
+    match = Match.new(rules)
+    match.start_hand(Deal.from_seed(rules, 9))
+    assert match.points_in_play
+    while match.phase in ("passing", "playing"):
+        if match.phase == "passing":
+            for seat in match.to_act():
+                match.pass_cards(seat, match.hand(seat)[:3])
+            continue
+        left = [c for s in range(4) for c in match.hand(s) if c.suit == "H" or str(c) == "QS"]
+        on_table = [p.card for p in match.view(0).trick if p.card.points]
+        assert match.points_in_play == bool(left or on_table)
+        match.play(match.turn, match.legal_plays(match.turn)[0])
+    assert not match.points_in_play
