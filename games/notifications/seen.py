@@ -38,7 +38,7 @@ def _due(user_id: int, now: datetime) -> bool:
 
 def _stale_rows(user_id: int, now: datetime):
     """Select the user's row if its stored time is older than the interval (or unset)."""
-    older = Q(last_seen__isnull=True) | Q(last_seen__lt=now - _interval())
+    older = Q(last_seen__isnull=True) | Q(last_seen__lte=now - _interval())
     return NotificationSettings.objects.filter(older, user_id=user_id)
 
 
