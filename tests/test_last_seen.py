@@ -1,5 +1,6 @@
 """A player's last visit is recorded cheaply: at most one write a minute, sync or async."""
 
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
@@ -11,6 +12,7 @@ from django.urls import reverse
 
 from games.notifications import seen
 from games.notifications.seen import LastSeenMiddleware
+from tests.live_helpers import connect
 from tests.notify_helpers import settings_of
 
 
@@ -75,12 +77,32 @@ def test_the_middleware_serves_sync_and_async_stacks_without_an_adapter():
     assert not iscoroutinefunction(LastSeenMiddleware(lambda request: None))
 
 
+def in_a_thread(scenario):
+    """Run an async scenario on a thread of its own (a browser test's loop may hold this one)."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(async_to_sync(scenario)).result()
+
+
+@pytest.mark.django_db(transaction=True)
 def test_an_async_request_records_the_time(clock, alice):
     client = AsyncClient()
     client.force_login(alice)
-    response = async_to_sync(client.get)(reverse("home"))
-    assert response.status_code == 200
-    assert settings_of(alice).last_seen == clock.now()
-    clock.advance(seconds=10)
-    async_to_sync(client.get)(reverse("home"))
+
+    async def visit_twice():
+        assert (await client.get(reverse("home"))).status_code == 200
+        clock.advance(seconds=10)
+        await client.get(reverse("home"))
+
+    in_a_thread(visit_twice)
     assert settings_of(alice).last_seen == clock.now() - timedelta(seconds=10)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_opening_the_live_socket_counts_as_being_seen(clock, alice):
+    async def open_a_page():
+        communicator, connected = await connect(alice)
+        assert connected
+        await communicator.disconnect()
+
+    in_a_thread(open_a_page)
+    assert settings_of(alice).last_seen == clock.now()

@@ -38,3 +38,13 @@ def test_the_settings_need_a_login_and_a_post(client, alice):
     client.force_login(alice)
     assert client.get(url).status_code == 405
     assert not settings_of(alice).turn_emails
+
+
+def test_staff_see_the_settings_but_do_not_change_them(client, alice, make_user):
+    client.force_login(make_user("boss", is_staff=True, is_superuser=True))
+    row = settings_of(alice)
+    url = reverse("admin:games_notificationsettings_change", args=[row.pk])
+    assert "alice" in client.get(reverse("admin:games_notificationsettings_changelist")).text
+    assert client.get(url).status_code == 200
+    client.post(url, {"turn_emails": "on", "daily_digest": "on"})
+    assert not settings_of(alice).turn_emails

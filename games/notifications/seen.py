@@ -24,7 +24,7 @@ def _interval() -> timedelta:
     return timedelta(seconds=settings.SEEN_WRITE_SECONDS)
 
 
-def _due(user_id: int, now: datetime) -> bool:
+def due(user_id: int, now: datetime) -> bool:
     """Say whether this process should write the user's last-seen time now."""
     last = _written.get(user_id)
     if last is not None and now - last < _interval():
@@ -42,17 +42,22 @@ def _stale_rows(user_id: int, now: datetime):
     return NotificationSettings.objects.filter(older, user_id=user_id)
 
 
+def write(user_id: int, now: datetime) -> None:
+    """Store the time, unless the stored one is within the interval (another process wrote)."""
+    _stale_rows(user_id, now).update(last_seen=now)
+
+
 def mark_seen(user_id: int) -> None:
     """Record that the user is on the site now, unless that was recorded within the interval."""
     now = clock.now()
-    if _due(user_id, now):
-        _stale_rows(user_id, now).update(last_seen=now)
+    if due(user_id, now):
+        write(user_id, now)
 
 
 async def amark_seen(user_id: int) -> None:
     """Record that the user is on the site now, from async code."""
     now = clock.now()
-    if _due(user_id, now):
+    if due(user_id, now):
         await _stale_rows(user_id, now).aupdate(last_seen=now)
 
 
