@@ -106,3 +106,12 @@ def test_opening_the_live_socket_counts_as_being_seen(clock, alice):
 
     in_a_thread(open_a_page)
     assert settings_of(alice).last_seen == clock.now()
+
+
+def test_the_memo_forgets_stale_entries_once_it_grows(monkeypatch, clock):
+    monkeypatch.setattr(seen, "_MEMO_LIMIT", 3)
+    for user_id in (1, 2, 3):
+        assert seen.due(user_id, clock.now())
+    clock.advance(seconds=61)
+    assert seen.due(4, clock.now())
+    assert set(seen._written) == {4}

@@ -30,8 +30,10 @@ def due(user_id: int, now: datetime) -> bool:
     if last is not None and now - last < _interval():
         return False
     if len(_written) >= _MEMO_LIMIT:
-        for stale in [uid for uid, at in _written.items() if now - at >= _interval()]:
-            del _written[stale]
+        # A copy, so threads of a WSGI server adding entries meanwhile do not break the loop.
+        for stale, at in list(_written.items()):
+            if now - at >= _interval():
+                _written.pop(stale, None)
     _written[user_id] = now
     return True
 
