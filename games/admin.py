@@ -1,4 +1,4 @@
-"""Admin pages: profiles, and matches with their seats, hands, log and score sheet.
+"""Admin pages: profiles, e-mail settings, and matches with their seats, hands, log, scores.
 
 Moves change a match only through the services, so the admin shows the engine's fields
 (snapshot, version, log) read-only; staff can inspect everything and check a match's log.
@@ -8,7 +8,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from games.models import Action, Hand, Match, Profile, ScoreLine, Seat
+from games.models import Action, Hand, Match, NotificationSettings, Profile, ScoreLine, Seat
 from games.services import log_matches_snapshot
 
 
@@ -45,6 +45,20 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 class ProfileAdmin(admin.ModelAdmin):
     list_display = ["display_name", "user"]
     search_fields = ["display_name", "user__username", "user__email"]
+
+
+@admin.register(NotificationSettings)
+class NotificationSettingsAdmin(ReadOnlyAdmin):
+    """What each player chose to hear by e-mail, and the times that pace it.
+
+    Read-only: a player changes these on their profile page or with the link in an e-mail.
+    """
+
+    list_display = [
+        "user", "turn_emails", "daily_digest", "last_seen", "last_turn_email_at", "last_digest_at",
+    ]  # fmt: skip
+    list_filter = ["turn_emails", "daily_digest"]
+    search_fields = ["user__username", "user__email"]
 
 
 class SeatInline(ReadOnlyInline):

@@ -8,4 +8,6 @@ class GamesConfig(AppConfig):
     verbose_name = "Hearts"
 
     def ready(self) -> None:
-        from games import live, signals  # noqa: F401  (connect the profile and live receivers)
+        # Connect the receivers: profiles, live updates, turn e-mails.
+        from games import live, signals  # noqa: F401
+        from games.notifications import receivers  # noqa: F401

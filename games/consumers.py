@@ -5,9 +5,11 @@ import json
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from games import clock
 from games.access import viewable_match
 from games.live import match_group, user_group
 from games.models import Match, Seat
+from games.notifications import seen
 
 
 @database_sync_to_async
@@ -39,6 +41,10 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         self.followed: str | None = None
         await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
+        # A page open on the site counts as being seen: it shows turn notices as they come.
+        now = clock.now()
+        if seen.due(user.pk, now):
+            await database_sync_to_async(seen.write)(user.pk, now)
 
     async def disconnect(self, code: int) -> None:
         for group in (getattr(self, "user_group", None), getattr(self, "followed", None)):

@@ -1,16 +1,19 @@
-"""Keep a profile beside every user, however the user was created (sign-up, admin, shell)."""
+"""Keep a profile and notification settings beside every user, however the user was created
+(sign-up, admin, shell)."""
 
 from django.conf import settings
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from games.models import Profile
+from games.models import NotificationSettings, Profile
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL)
 def create_profile(sender, instance, created: bool, **kwargs) -> None:
-    """Give a new user a profile whose display name starts as their username."""
+    """Give a new user a profile whose display name starts as their username, e-mails off."""
     if created:
         Profile.objects.get_or_create(
             user=instance, defaults={"display_name": instance.get_username()}
         )
+        # The last-seen middleware only updates this row: it must exist from the start.
+        NotificationSettings.objects.get_or_create(user=instance)

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from games import views
+from games.notifications.views import unsubscribe
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -20,4 +21,5 @@ urlpatterns = [
     path("matches/<int:pk>/play/", views.play_card, name="play_card"),
     path("matches/<int:pk>/moon/", views.choose_moon, name="choose_moon"),
     path("matches/<int:pk>/resign/", views.resign, name="resign"),
+    path("notifications/unsubscribe/<str:token>/", unsubscribe, name="unsubscribe"),
 ]

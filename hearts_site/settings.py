@@ -53,6 +53,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "channels",
+    "django_tasks",
+    "django_tasks_db",
     "games",
 ]
 
@@ -66,6 +68,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "games.notifications.seen.LastSeenMiddleware",
 ]
 
 ROOT_URLCONF = "hearts_site.urls"
@@ -162,6 +165,18 @@ else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Hearts <hearts@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# Absolute links in e-mails point here (no request to take the host from in the worker).
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
+
+# --- Background tasks: rows in the database, run by `manage.py worker` ----------------------
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+# How long a player must be away from the site, once it is their turn, before a turn e-mail.
+NOTIFY_AWAY_SECONDS = int(os.environ.get("NOTIFY_AWAY_SECONDS", "600"))
+# Between two daily digests to one player, and between two digest runs.
+DIGEST_INTERVAL_SECONDS = int(os.environ.get("DIGEST_INTERVAL_SECONDS", "86400"))
+# A player's "last seen" time is written at most this often.
+SEEN_WRITE_SECONDS = int(os.environ.get("SEEN_WRITE_SECONDS", "60"))
 
 # --- Internationalisation --------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"

@@ -12,6 +12,24 @@ def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def fresh_last_seen_memo():
+    """Start each test with no remembered last-seen write, whatever ids earlier tests used."""
+    from games.notifications import seen
+
+    seen.forget_writes()
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """Stop the site's clock at a known time; tests move it with `clock.advance(minutes=...)`."""
+    from tests.notify_helpers import Clock
+
+    stopped = Clock()
+    monkeypatch.setattr("games.clock.now", stopped.now)
+    return stopped
+
+
 @pytest.fixture
 def make_user(db):
     """Create a user with a display name and the shared test password."""

@@ -1,11 +1,11 @@
-"""Forms for signing up, logging in and editing a profile."""
+"""Forms for signing up, logging in, editing a profile and choosing e-mails."""
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 
 from games.accounts.throttle import LoginThrottle, lockout_minutes
-from games.models import Profile
+from games.models import NotificationSettings, Profile
 
 
 class SignUpForm(UserCreationForm):
@@ -85,3 +85,20 @@ class ProfileForm(forms.ModelForm):
         if not name:
             raise forms.ValidationError("Choose a display name.")
         return name
+
+
+class NotificationForm(forms.ModelForm):
+    """Which notification e-mails a player wants; both need an e-mail address."""
+
+    class Meta:
+        model = NotificationSettings
+        fields = ("turn_emails", "daily_digest")
+
+    def clean(self):
+        cleaned = super().clean()
+        wanted = cleaned.get("turn_emails") or cleaned.get("daily_digest")
+        if wanted and not self.instance.user.email:
+            raise forms.ValidationError(
+                "Your account has no e-mail address, so there is nowhere to send e-mails."
+            )
+        return cleaned

@@ -8,10 +8,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
-from games.accounts.forms import ProfileForm, SignUpForm, ThrottledLoginForm
-from games.models import Profile
+from games.accounts.forms import NotificationForm, ProfileForm, SignUpForm, ThrottledLoginForm
+from games.models import Profile, notification_settings_for
 
 # A form sent back with errors is a client error: say so with 400, not 200.
 BAD_INPUT = 400
@@ -87,18 +87,48 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form, "next": _safe_next(request)})
 
 
+def _profile_page(
+    request: HttpRequest,
+    form: ProfileForm | None = None,
+    notifications: NotificationForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """Render the profile page with its two forms: the display name and the e-mails."""
+    if form is None:
+        own_profile, _ = Profile.objects.get_or_create(
+            user=request.user, defaults={"display_name": request.user.get_username()}
+        )
+        form = ProfileForm(instance=own_profile)
+    if notifications is None:
+        notifications = NotificationForm(instance=notification_settings_for(request.user))
+    context = {"form": form, "notifications": notifications}
+    return render(request, "accounts/profile.html", context, status=status)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
     """Show and edit the player's display name."""
-    own_profile, _ = Profile.objects.get_or_create(
-        user=request.user, defaults={"display_name": request.user.get_username()}
-    )
-    form = ProfileForm(request.POST or None, instance=own_profile)
     if request.method == "POST":
+        own_profile, _ = Profile.objects.get_or_create(
+            user=request.user, defaults={"display_name": request.user.get_username()}
+        )
+        form = ProfileForm(request.POST, instance=own_profile)
         if form.is_valid():
             form.save()
             messages.success(request, "Your profile has been saved.")
             return redirect("profile")
-        return render(request, "accounts/profile.html", {"form": form}, status=BAD_INPUT)
-    return render(request, "accounts/profile.html", {"form": form})
+        return _profile_page(request, form=form, status=BAD_INPUT)
+    return _profile_page(request)
+
+
+@login_required
+@require_POST
+def notification_settings(request: HttpRequest) -> HttpResponse:
+    """Save which notification e-mails the player wants."""
+    form = NotificationForm(request.POST, instance=notification_settings_for(request.user))
+    if form.is_valid():
+        form.save()
+        messages.success(request, "Your e-mail settings have been saved.")
+        return redirect("profile")
+    return _profile_page(request, notifications=form, status=BAD_INPUT)

@@ -1,4 +1,4 @@
-"""The app's models: profiles, and matches with their seats, hands, log and score sheet."""
+"""The app's models: profiles, e-mail settings, matches with their seats, hands, log, scores."""
 
 from games.models.matches import (
     Action,
@@ -10,6 +10,7 @@ from games.models.matches import (
     Seat,
     new_invite_code,
 )
+from games.models.notifications import NotificationSettings, notification_settings_for
 from games.models.profiles import Profile, display_name_of
 
 __all__ = [
@@ -18,9 +19,11 @@ __all__ = [
     "Match",
     "MatchStatus",
     "MoonOption",
+    "NotificationSettings",
     "Profile",
     "ScoreLine",
     "Seat",
     "display_name_of",
+    "notification_settings_for",
     "new_invite_code",
 ]

@@ -1,0 +1,28 @@
+"""Run the background worker: make sure the daily digest is scheduled, then run queued tasks."""
+
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+from games.notifications.tasks import ensure_digest_scheduled
+
+
+class Command(BaseCommand):
+    help = (
+        "Run queued tasks (turn e-mails, the daily digest) from the database until stopped. "
+        "Run one or more beside the web servers."
+    )
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument(
+            "--interval",
+            type=float,
+            default=1.0,
+            help="Seconds to wait, when no task is due, before looking again (default 1).",
+        )
+
+    def handle(self, *args, interval: float, verbosity: int, **options) -> None:
+        # Tasks are rows, so a restart loses none; only the digest chain needs a first link.
+        if ensure_digest_scheduled() and verbosity:
+            self.stdout.write("Scheduled the daily digest.")
+        # No autoreloader: its extra process would outlive a stop signal sent to this one.
+        call_command("db_worker", interval=interval, reload=False, verbosity=verbosity)

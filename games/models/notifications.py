@@ -1,0 +1,43 @@
+"""What a player wants to hear by e-mail, and when the site last saw them."""
+
+from django.conf import settings
+from django.db import models
+
+
+class NotificationSettings(models.Model):
+    """A player's e-mail opt-ins (both off until they choose), with the times that pace them."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_settings"
+    )
+    turn_emails = models.BooleanField(
+        default=False,
+        verbose_name="E-mail me when it is my turn and I have been away",
+        help_text="One e-mail, then none until you are back on the site.",
+    )
+    daily_digest = models.BooleanField(
+        default=False,
+        verbose_name="Send me a daily digest of the matches waiting for me",
+        help_text="At most one a day, and only when a match waits for you.",
+    )
+    # Written at most about once a minute by the last-seen middleware.
+    last_seen = models.DateTimeField(null=True, blank=True)
+    last_turn_email_at = models.DateTimeField(null=True, blank=True)
+    last_digest_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "notification settings"
+        verbose_name_plural = "notification settings"
+
+    def __str__(self) -> str:
+        return f"Notifications for {self.user}"
+
+    @property
+    def any_email(self) -> bool:
+        return self.turn_emails or self.daily_digest
+
+
+def notification_settings_for(user) -> NotificationSettings:
+    """Return the user's settings, creating them (all off) if the user has none yet."""
+    found, _ = NotificationSettings.objects.get_or_create(user=user)
+    return found

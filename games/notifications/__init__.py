@@ -1,0 +1,1 @@
+"""E-mail for asynchronous play: turn notices, the daily digest, and when a player was seen."""

@@ -1,0 +1,93 @@
+"""Build and send the notification e-mails: plain text plus HTML, with a link that stops them.
+
+Every message names matches and players only, never a card (R6.3).
+"""
+
+from django.conf import settings
+from django.core import signing
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from games.models import Seat, display_name_of
+
+UNSUBSCRIBE_SALT = "games.notifications.unsubscribe"
+
+
+def absolute(path: str) -> str:
+    """Return the path as a link on the public site."""
+    return settings.SITE_URL + path
+
+
+def unsubscribe_token(user_id: int) -> str:
+    """Sign the user's id, so the link turns their e-mails off without logging in."""
+    return signing.dumps({"user": user_id}, salt=UNSUBSCRIBE_SALT)
+
+
+def user_id_from_token(token: str) -> int:
+    """Return the user id a token was signed for; raise `signing.BadSignature` if tampered."""
+    data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    if not isinstance(data, dict) or not isinstance(data.get("user"), int):
+        raise signing.BadSignature("The token holds no user.")
+    return data["user"]
+
+
+def unsubscribe_url(user_id: int) -> str:
+    return absolute(reverse("unsubscribe", args=[unsubscribe_token(user_id)]))
+
+
+def match_summary(seat: Seat) -> dict:
+    """Describe one waiting match for an e-mail: who plays, how far it is, its link."""
+    match = seat.match
+    others = [other.name for other in match.seats.all() if other.pk != seat.pk]
+    return {
+        "id": match.pk,
+        "url": absolute(match.get_absolute_url()),
+        "players": match.players,
+        "target": match.target,
+        "hand": match.hand_no,
+        "opponents": others,
+        "waiting_since": seat.waiting_since,
+    }
+
+
+def send(user, template: str, subject: str, context: dict) -> None:
+    """Send one notification built from `emails/<template>.txt` and `.html` to the user."""
+    link = unsubscribe_url(user.pk)
+    context = {
+        **context,
+        "name": display_name_of(user),
+        "site_url": settings.SITE_URL,
+        "unsubscribe_url": link,
+        "settings_url": absolute(reverse("profile")),
+    }
+    message = EmailMultiAlternatives(
+        subject=subject,
+        body=render_to_string(f"emails/{template}.txt", context),
+        to=[user.email],
+        # RFC 8058: mail clients may offer a one-click "unsubscribe" that POSTs to the link.
+        headers={
+            "List-Unsubscribe": f"<{link}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
+    message.attach_alternative(render_to_string(f"emails/{template}.html", context), "text/html")
+    message.send()
+
+
+def send_turn_notice(user, seat: Seat) -> None:
+    """Tell the user a match waits for their move."""
+    match = seat.match
+    send(
+        user,
+        "turn_notice",
+        f"Your turn in match {match.pk}",
+        {"match": match_summary(seat)},
+    )
+
+
+def send_digest(user, seats: list[Seat]) -> None:
+    """List for the user every match that waits for them."""
+    count = len(seats)
+    subject = "A match is waiting for you" if count == 1 else f"{count} matches are waiting for you"
+    send(user, "digest", subject, {"matches": [match_summary(seat) for seat in seats]})

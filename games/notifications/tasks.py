@@ -1,0 +1,141 @@
+"""Timed work for the background worker: turn notices and the daily digest.
+
+Tasks are rows in the database (django-tasks with its database backend), so they survive
+restarts; `manage.py worker` runs them. Each task checks, when it runs, that its e-mail is
+still due, and claims it with a conditional UPDATE, so no e-mail goes out twice even with
+several workers.
+"""
+
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db.models import F, Prefetch, Q
+from django_tasks import TaskContext, TaskResultStatus, task
+from django_tasks_db.models import DBTaskResult
+
+from games import clock
+from games.models import MatchStatus, NotificationSettings, Seat
+from games.notifications import mail
+
+logger = logging.getLogger(__name__)
+
+
+def _waiting_seats():
+    """Seats whose player must act now in a match in play, with what the e-mails name."""
+    return (
+        Seat.objects.filter(to_act=True, resigned=False, match__status=MatchStatus.ACTIVE)
+        .select_related("match", "user__profile")
+        .prefetch_related(
+            Prefetch("match__seats", queryset=Seat.objects.select_related("user__profile"))
+        )
+        .order_by("waiting_since", "match_id")
+    )
+
+
+def _opted_in(**opt_in) -> Q:
+    return Q(**opt_in, user__is_active=True) & ~Q(user__email="")
+
+
+def _claim(pk: int, field: str, previous: datetime | None, now: datetime) -> bool:
+    """Stamp the row's field if it still holds what was read; say whether this call did.
+
+    Whoever changes the row sends the e-mail; a second worker finds nothing left to change.
+    The condition names only the row's own columns, so PostgreSQL re-checks it after waiting.
+    """
+    return bool(
+        NotificationSettings.objects.filter(pk=pk, **{field: previous}).update(**{field: now})
+    )
+
+
+@task()
+def send_turn_notice(user_id: int, match_id: int, since: str) -> bool:
+    """E-mail the user that the match waits for them, if it still does and they are away.
+
+    `since` is when their turn began. Sent only if they have opted in, are still to act,
+    have not been seen since, and have had no turn e-mail since they were last seen.
+    """
+    turn_began = datetime.fromisoformat(since)
+    seat = _waiting_seats().filter(user_id=user_id, match_id=match_id).first()
+    if seat is None:
+        return False  # the turn has passed, or the match is over
+    away = Q(last_seen__isnull=True) | Q(last_seen__lt=turn_began)
+    not_yet_told = Q(last_turn_email_at__isnull=True) | Q(last_turn_email_at__lt=F("last_seen"))
+    row = (
+        NotificationSettings.objects.filter(
+            _opted_in(turn_emails=True), away, not_yet_told, user_id=user_id
+        )
+        .values("pk", "last_turn_email_at")
+        .first()
+    )
+    if row is None:
+        return False
+    previous = row["last_turn_email_at"]
+    if not _claim(row["pk"], "last_turn_email_at", previous, clock.now()):
+        return False
+    try:
+        mail.send_turn_notice(seat.user, seat)
+    except Exception:
+        # Unclaim, so a later turn may try again; the task itself is recorded as failed.
+        NotificationSettings.objects.filter(user_id=user_id).update(last_turn_email_at=previous)
+        raise
+    return True
+
+
+def notify_turn_later(user_id: int, match_id: int, turn_began: datetime) -> None:
+    """Queue the turn notice to be considered once the player has been away long enough."""
+    run_after = turn_began + timedelta(seconds=settings.NOTIFY_AWAY_SECONDS)
+    send_turn_notice.using(run_after=run_after).enqueue(
+        user_id=user_id, match_id=match_id, since=turn_began.isoformat()
+    )
+
+
+def send_digests(now: datetime) -> int:
+    """Send each opted-in player with waiting matches their digest, at most one per interval."""
+    interval = timedelta(seconds=settings.DIGEST_INTERVAL_SECONDS)
+    due = Q(last_digest_at__isnull=True) | Q(last_digest_at__lte=now - interval)
+    rows = NotificationSettings.objects.filter(_opted_in(daily_digest=True), due)
+    seats_by_user: dict[int, list[Seat]] = {}
+    for seat in _waiting_seats().filter(user_id__in=rows.values("user_id")):
+        seats_by_user.setdefault(seat.user_id, []).append(seat)
+    sent = 0
+    due_rows = rows.filter(user_id__in=seats_by_user).values_list("user_id", "pk", "last_digest_at")
+    for user_id, pk, previous in due_rows:
+        seats = seats_by_user[user_id]
+        if not _claim(pk, "last_digest_at", previous, now):
+            continue
+        try:
+            mail.send_digest(seats[0].user, seats)
+            sent += 1
+        except Exception:
+            # One bad address must not cost everyone else their digest.
+            NotificationSettings.objects.filter(user_id=user_id).update(last_digest_at=previous)
+            logger.exception("Could not send the digest to user %s", user_id)
+    return sent
+
+
+def pending_digest_runs():
+    """Return the digest runs waiting in the queue."""
+    return DBTaskResult.objects.filter(
+        task_path=send_daily_digests.module_path, status=TaskResultStatus.READY
+    )
+
+
+def ensure_digest_scheduled() -> bool:
+    """Queue a digest run now unless one is already waiting; say whether one was queued."""
+    if pending_digest_runs().exists():
+        return False
+    send_daily_digests.enqueue()
+    return True
+
+
+@task(takes_context=True)
+def send_daily_digests(context: TaskContext) -> int:
+    """Send the digests that are due, and queue the next run a day later."""
+    now = clock.now()
+    # Queue the next run first, so a failure below never ends the chain. If another run
+    # is already waiting (two were queued by a race), let that one carry the chain on.
+    if not pending_digest_runs().exclude(id=context.task_result.id).exists():
+        interval = timedelta(seconds=settings.DIGEST_INTERVAL_SECONDS)
+        send_daily_digests.using(run_after=now + interval).enqueue()
+    return send_digests(now)
