@@ -20,6 +20,7 @@ class MatchOptions:
     players: int = 4
     target: int = 100
     moon: str = "ask"
+    hands: int = 0  # 0 plays to the target; n ends the match after n hands (R4.7)
     bots: int = 0
     private: bool = False
     auto_play_forced: bool = True
@@ -29,7 +30,9 @@ class MatchOptions:
 def create_match(user, options: MatchOptions) -> Match:
     """Create a match with the creator in seat 0 and bots in the last `bots` seats."""
     try:
-        rules = engine.RuleSet(players=options.players, target=options.target, moon=options.moon)
+        rules = engine.RuleSet(
+            players=options.players, target=options.target, moon=options.moon, hands=options.hands
+        )
     except engine.EngineError as error:
         raise BadInput(error.message, error.rule) from None
     if not 0 <= options.bots < options.players:
