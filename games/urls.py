@@ -20,4 +20,8 @@ urlpatterns = [
     path("matches/<int:pk>/play/", views.play_card, name="play_card"),
     path("matches/<int:pk>/moon/", views.choose_moon, name="choose_moon"),
     path("matches/<int:pk>/resign/", views.resign, name="resign"),
+    path("tournaments/", views.tournament_list, name="tournament_list"),
+    path("tournaments/<slug:slug>/", views.tournament_page, name="tournament"),
+    path("tournaments/<slug:slug>/register/", views.register, name="tournament_register"),
+    path("tournaments/<slug:slug>/withdraw/", views.withdraw, name="tournament_withdraw"),
 ]

@@ -1,4 +1,4 @@
-"""The app's models: profiles, and matches with their seats, hands, log and score sheet."""
+"""The app's models: profiles, matches with their seats, hands, log and score sheet, tournaments."""
 
 from games.models.matches import (
     Action,
@@ -11,16 +11,32 @@ from games.models.matches import (
     new_invite_code,
 )
 from games.models.profiles import Profile, display_name_of
+from games.models.tournaments import (
+    Entry,
+    Round,
+    RoundStatus,
+    Table,
+    TableSeat,
+    Tournament,
+    TournamentStatus,
+)
 
 __all__ = [
     "Action",
+    "Entry",
     "Hand",
     "Match",
     "MatchStatus",
     "MoonOption",
     "Profile",
+    "Round",
+    "RoundStatus",
     "ScoreLine",
     "Seat",
+    "Table",
+    "TableSeat",
+    "Tournament",
+    "TournamentStatus",
     "display_name_of",
     "new_invite_code",
 ]
