@@ -128,3 +128,12 @@ def test_no_tournament_page_shows_a_card_of_a_hand_in_play(client, staff, player
             for card in state.hand(seat):
                 for marker in (f'data-card="{card}"', f'value="{card}"', card.words, card.symbol):
                     assert all(marker not in html for html in pages), marker
+
+
+def test_a_visitor_sees_a_tournament_and_is_asked_to_log_in_to_register(client, db):
+    tournament = make_tournament()
+    tours.open_registration(tournament.pk)
+    assert "Winter Cup" in client.get(reverse("tournament_list")).text
+    page = client.get(reverse("tournament", args=[tournament.slug])).text
+    assert "Log in</a> to register." in page
+    assert reverse("tournament_register", args=[tournament.slug]) not in page
