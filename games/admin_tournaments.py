@@ -7,6 +7,7 @@ the change list (for the selected tournaments) and as buttons on a tournament's 
 
 from collections.abc import Callable
 
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
@@ -92,10 +93,28 @@ def changelist_action(name: str):
     return admin.action(description=label, permissions=["change"])(action)
 
 
+class EntryForm(forms.ModelForm):
+    """An entrant; once seated, the entry's player is fixed (the tables name them)."""
+
+    class Meta:
+        model = Entry
+        fields = ["user", "withdrawn"]
+
+    def clean_user(self):
+        user = self.cleaned_data["user"]
+        entry = self.instance
+        if entry.pk and user != entry.user and entry.table_seats.exists():
+            raise forms.ValidationError(
+                "This entrant has been seated: withdraw the entry and add the new player instead."
+            )
+        return user
+
+
 class EntryInline(admin.TabularInline):
     """Entrants: add or remove them, or mark them withdrawn (bots then take their seats)."""
 
     model = Entry
+    form = EntryForm
     extra = 1
     fields = ["user", "withdrawn", "joined_at"]
     readonly_fields = ["joined_at"]

@@ -170,21 +170,7 @@ def test_withdrawing_an_entrant_in_the_admin_hands_their_seat_to_a_bot(staff_cli
     entries = enter(tournament, make_players(4))
     post_action(staff_client, tournament, "seat_next_round")
     post_action(staff_client, tournament, "start_round")
-    data = {
-        "name": tournament.name,
-        "slug": tournament.slug,
-        "round_count": tournament.round_count,
-        "entries-TOTAL_FORMS": 4,
-        "entries-INITIAL_FORMS": 4,
-        "entries-MIN_NUM_FORMS": 0,
-        "entries-MAX_NUM_FORMS": 1000,
-    }
-    for index, entry in enumerate(entries):
-        data[f"entries-{index}-id"] = entry.pk
-        data[f"entries-{index}-tournament"] = tournament.pk
-        data[f"entries-{index}-user"] = entry.user_id
-        if index == 0:
-            data[f"entries-{index}-withdrawn"] = "on"
+    data = entries_form(tournament, entries, **{"entries-0-withdrawn": "on"})
     url = reverse("admin:games_tournament_change", args=[tournament.pk])
     response = staff_client.post(url, data)
     assert response.status_code == 302, response.content[:3000]
@@ -230,3 +216,42 @@ def test_staff_without_the_change_permission_are_refused(client, make_user, db):
     assert client.post(run_url).status_code == 403
     assert counts() == (0, 0, 0)
     assert client.get(reverse("admin:games_tournament_add")).status_code == 403
+
+
+def entries_form(tournament, entries, **changes) -> dict:
+    """Return the change form's data for the tournament, with changes to the entry rows."""
+    data = {
+        "name": tournament.name,
+        "slug": tournament.slug,
+        "round_count": tournament.round_count,
+        "entries-TOTAL_FORMS": len(entries),
+        "entries-INITIAL_FORMS": len(entries),
+        "entries-MIN_NUM_FORMS": 0,
+        "entries-MAX_NUM_FORMS": 1000,
+    }
+    for index, entry in enumerate(entries):
+        data[f"entries-{index}-id"] = entry.pk
+        data[f"entries-{index}-tournament"] = tournament.pk
+        data[f"entries-{index}-user"] = entry.user_id
+    data.update(changes)
+    return data
+
+
+def test_a_seated_entrant_can_be_neither_removed_nor_given_to_another_player(staff_client, db):
+    tournament = make_tournament()
+    entries = enter(tournament, make_players(3))
+    (stranger,) = make_players(1, prefix="stranger")
+    post_action(staff_client, tournament, "seat_next_round")
+    url = reverse("admin:games_tournament_change", args=[tournament.pk])
+    response = staff_client.post(
+        url, entries_form(tournament, entries, **{"entries-0-DELETE": "on"})
+    )
+    assert response.status_code == 200
+    assert "would require deleting the following protected related objects" in response.text
+    swapped = entries_form(tournament, entries, **{"entries-0-user": stranger.pk})
+    response = staff_client.post(url, swapped)
+    assert response.status_code == 200
+    assert "This entrant has been seated" in response.text
+    assert list(Entry.objects.order_by("pk").values_list("user_id", flat=True)) == [
+        e.user_id for e in entries
+    ]
