@@ -1,18 +1,31 @@
-"""Seat a tournament round: table sizes, a first-round shuffle, and Swiss pairing without repeats.
+"""Seat a tournament round: table sizes, a first-round shuffle, and Swiss rounds without repeats.
 
 Pure Python (standard library only), so the rules can be tested exhaustively and reused anywhere.
 
 Table sizes: among the ways to split the entrants into tables of 3 to 7 whose sizes differ by at
 most one, take the one where the entrants sit closest to the preferred size, measured as the sum
-over entrants of |their table's size - preferred|; on a tie, fewer tables. See `table_sizes`.
+over entrants of |their table's size - preferred|; on a tie, fewer tables. Tables are listed
+largest first. See `table_sizes`.
 
-Round one shuffles the entrants by a seed. Later rounds are Swiss: entrants in standings order are
-cut into tables (the top table first), then players are swapped between tables to avoid repeat
-meetings, first by a steepest descent and, while repeats remain, by a short tabu search. The aims
-are strictly ordered: fewest repeat meetings first (each earlier meeting of a pair at one table
-counts once), then the Swiss grouping, measured as the sum over entrants of (2 * their place in
-the standings - the sum of the first and last places of their table's Swiss group) squared, which
-the plain Swiss grouping minimises. Every choice is deterministic for the same inputs and seed.
+Round one (no ranking) shuffles the entrants by the seed and cuts them into tables. Later rounds
+are Swiss: the entrants in standings order (entrants missing from the ranking last, by id) are cut
+into tables, the top table first. If that seats anyone with someone they have met before, the
+search below moves players between tables (table sizes never change). Its aims are strictly
+ordered:
+1. fewest repeat meetings: the sum over pairs at a table of how often they met before;
+2. closest to the Swiss cut: the sum over entrants of (2 * place in the standings - first place
+   - last place of their table's group in the cut) squared. The cut itself is the minimum (by
+   the rearrangement inequality), and moving a player to a nearer table, or trading places with
+   a player nearer in the standings, costs less.
+The search: seat table by table from the top, each table taking the best-placed players who have
+not met those already there (kept only if it has no more repeats than the cut); then swap pairs of
+players between tables while a swap improves (best swap first); while repeats remain, a tabu
+search swaps a player who meets someone again with any player at another table (the best swap by
+the aims above, even a worse one; a player may not go back to a table it just left for 3 to 6
+steps), weighing at most TABU_EVALUATIONS candidate swaps per entrant, or TABU_STALL per entrant
+without finding fewer repeats; the best seating it saw is improved by swaps once more. Seats
+within each table are then shuffled by the seed, so seat 0 is not the best player. The same
+inputs and seed give the same tables.
 """
 
 from __future__ import annotations
@@ -24,9 +37,11 @@ from itertools import combinations
 
 MIN_TABLE, MAX_TABLE = 3, 7
 
-# Swaps the tabu search may weigh; bounds the time spent when repeats cannot all be avoided.
-TABU_EVALUATIONS = 200_000
-TENURE_A, TENURE_B = 3, 4
+# Candidate swaps the tabu search may weigh per entrant, in all and without finding fewer repeats:
+# they bound the time (about 0.15 s of CPU for 60 entrants) when repeats cannot all be avoided.
+TABU_EVALUATIONS = 10_000
+TABU_STALL = 5_000
+TABU_TENURE = (3, 6)  # steps a player may not return to the table it left, drawn from this range
 
 
 class SeatingError(ValueError):
@@ -217,21 +232,23 @@ class _Search:
     def tabu(self) -> None:
         """Escape local minima of repeats by a tabu search over swaps of clashing players.
 
-        The walk weighs repeats alone, ties broken at random, so the pull of the Swiss cut cannot
-        make it cycle; the best seating seen, by repeats and then Swiss cost, is kept.
+        Each step makes the best allowed swap even when it is worse, ties broken by the seeded
+        random generator; the best seating seen, by repeats and then Swiss cost, is kept.
         """
         n = len(self.where)
         best = (self.repeats, self.swiss())
         best_where = list(self.where)
         # tabu_until[i][t]: until which step player i may not return to table t.
         tabu_until = [[-1] * len(self.centre) for _ in range(n)]
-        budget = TABU_EVALUATIONS
         step = 0
         where, clash, weight = self.where, self.clash, self.weight
-        while budget > 0 and best[0]:
+        scale, centre = self.scale, self.centre
+        spent = since_best = 0
+        while spent < TABU_EVALUATIONS * n and since_best < TABU_STALL * n and best[0]:
             step += 1
             clashing = [i for i in range(n) if clash[i][where[i]]]
-            budget -= len(clashing) * n
+            spent += len(clashing) * n
+            since_best += len(clashing) * n
             choice, moves = None, []
             for i in clashing:
                 ti, ci, met_i = where[i], clash[i], weight[i]
@@ -248,17 +265,20 @@ class _Search:
                         i_tabu[tj] >= step or tabu_until[j][ti] >= step
                     ) and self.repeats + repeats >= best[0]:
                         continue
-                    if choice is None or repeats < choice:
-                        choice, moves = repeats, [(i, j)]
-                    elif repeats == choice:
+                    key = repeats * scale + 4 * (i - j) * (centre[ti] - centre[tj])
+                    if choice is None or key < choice:
+                        choice, moves = key, [(i, j)]
+                    elif key == choice:
                         moves.append((i, j))
             if not moves:
                 continue  # everyone who could move is tabu; wait for a tenure to end
             i, j = moves[self.rng.randrange(len(moves))]
             self.swap(i, j)
-            tabu_until[i][where[j]] = step + TENURE_A + self.rng.randrange(TENURE_B)
-            tabu_until[j][where[i]] = step + TENURE_A + self.rng.randrange(TENURE_B)
+            tabu_until[i][where[j]] = step + self.rng.randint(*TABU_TENURE)
+            tabu_until[j][where[i]] = step + self.rng.randint(*TABU_TENURE)
             if self.repeats <= best[0] and (self.repeats, self.swiss()) < best:
+                if self.repeats < best[0]:
+                    since_best = 0
                 best, best_where = (self.repeats, self.swiss()), list(self.where)
         self._load(best_where)
 
@@ -267,8 +287,34 @@ class _Search:
         centre = self.centre
         return sum((2 * i - centre[t]) ** 2 for i, t in enumerate(self.where))
 
+    def greedy(self) -> None:
+        """Seat table by table, each taking the best-placed players who have not met its others."""
+        sizes = Counter(self.where)
+        left = list(range(len(self.where)))
+        where = [0] * len(self.where)
+        for table in range(len(self.centre)):
+            seated: list[int] = []
+            for i in left:
+                if len(seated) == sizes[table]:
+                    break
+                if not any(j in self.weight[i] for j in seated):
+                    seated.append(i)
+            for i in left:  # too few strangers: fill with the best placed
+                if len(seated) == sizes[table]:
+                    break
+                if i not in seated:
+                    seated.append(i)
+            for i in seated:
+                where[i] = table
+            left = [i for i in left if i not in seated]
+        candidate = (list(self.where), self.repeats)
+        self._load(where)
+        if self.repeats > candidate[1]:
+            self._load(candidate[0])
+
     def run(self) -> None:
-        """Search: descend, then tabu while repeats remain, then descend from the best found."""
+        """Seat greedily and descend; while repeats remain, tabu search and descend again."""
+        self.greedy()
         self.descend()
         if self.repeats:
             self.tabu()

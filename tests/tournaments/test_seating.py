@@ -60,7 +60,14 @@ def as_sets(tables: list[list[int]]) -> list[frozenset[int]]:
 
 @pytest.mark.parametrize(
     ("entrants", "preferred", "sizes"),
-    [(10, 4, [4, 3, 3]), (5, 4, [5]), (8, 4, [4, 4]), (9, 4, [5, 4]), (3, 7, [3]), (8, 7, [4, 4])],
+    [
+        (10, 4, [4, 3, 3]),
+        (5, 4, [5]),
+        (8, 4, [4, 4]),
+        (9, 4, [5, 4]),
+        (8, 7, [4, 4]),
+        (12, 5, [6, 6]),
+    ],
 )
 def test_table_sizes_follow_the_preferred_size(entrants: int, preferred: int, sizes) -> None:
     assert table_sizes(entrants, preferred) == sizes
@@ -172,6 +179,12 @@ def test_entrants_missing_from_the_ranking_are_seated_last() -> None:
     assert as_sets(tables) == as_sets([[8, 7, 6, 1], [2, 3, 4, 5]])
 
 
+def test_meetings_and_standings_of_players_no_longer_entered_are_ignored() -> None:
+    met = {frozenset({1, 99}): 3, frozenset({2, 98}): 1}
+    tables = seat_round([1, 2, 3, 4, 5, 6], 3, ranking=[99, 1, 98, 2, 3, 4, 5, 6], met=met)
+    assert as_sets(tables) == as_sets([[1, 2, 3], [4, 5, 6]])
+
+
 def test_later_rounds_are_deterministic() -> None:
     first = [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15]]
     ranking = random.Random(1).sample(range(16), 16)
@@ -245,7 +258,7 @@ def test_rounds_two_and_three_have_no_repeats_when_a_schedule_allows(order, size
 
 @pytest.mark.parametrize("preferred", PREFERRED)
 def test_seating_never_has_more_repeats_than_the_plain_swiss_cut(preferred: int) -> None:
-    for entrants in range(3, 61, 3):
+    for entrants in range(4, 61, 7):
         rng = random.Random(entrants * preferred)
         met: Counter[frozenset[int]] = Counter()
         for number in range(6):
@@ -296,13 +309,16 @@ def test_small_rounds_reach_the_fewest_repeats_possible(entrants: int) -> None:
 
 
 def test_seating_sixty_entrants_takes_well_under_a_second() -> None:
+    # CPU time of this process, so that other work on the machine does not count; the late
+    # rounds cannot avoid every repeat, so the search runs to its limit there.
     slowest = 0.0
     for preferred in (4, 7):
         met: Counter[frozenset[int]] = Counter()
-        for number in range(8):
+        for number in range(10):
             ranking = random.Random(number).sample(range(60), 60) if number else None
-            started = time.perf_counter()
+            started = time.process_time()
             tables = seat_round(range(60), preferred, met=met, ranking=ranking, seed=number)
-            slowest = max(slowest, time.perf_counter() - started)
+            slowest = max(slowest, time.process_time() - started)
             met.update(pairs_at(tables))
+    assert repeat_meetings(tables, met) > 0  # the last round could not avoid them all
     assert slowest < 0.5
