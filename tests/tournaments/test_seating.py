@@ -190,7 +190,9 @@ def test_later_rounds_are_deterministic() -> None:
     ranking = random.Random(1).sample(range(16), 16)
     met = pairs_at(first)
     again = seat_round(range(16), 4, met=met, ranking=ranking, seed=2)
-    assert seat_round(range(16), 4, met=dict(met), ranking=ranking, seed=2) == again
+    backwards = dict(reversed(list(met.items())))
+    assert seat_round(range(15, -1, -1), 4, met=backwards, ranking=ranking, seed=2) == again
+    assert seat_round(range(16), 4, met=met, ranking=ranking, seed=3) != again
 
 
 @pytest.mark.parametrize("preferred", PREFERRED)
@@ -254,6 +256,23 @@ def test_rounds_two_and_three_have_no_repeats_when_a_schedule_allows(order, size
             tables = seat_round(range(entrants), size, met=met, ranking=ranking, seed=number)
             assert repeat_meetings(tables, met) == 0, number + 1
         met.update(pairs_at(galois_tables(order, size, number)))
+
+
+@pytest.mark.parametrize("order", [3, 4, 5, 7])
+def test_the_one_seating_left_without_repeats_is_found(order: int) -> None:
+    # order * order players: the rounds above and one more (by y) meet every pair exactly once,
+    # so after all but the last only the last seats nobody together again.
+    entrants = order * order
+    schedule = [galois_tables(order, order, number) for number in range(order)]
+    schedule.append([[x * order + y for x in range(order)] for y in range(order)])
+    assert sum((pairs_at(tables) for tables in schedule), Counter()) == Counter(
+        {frozenset(pair): 1 for pair in combinations(range(entrants), 2)}
+    )
+    met = sum((pairs_at(tables) for tables in schedule[:-1]), Counter())
+    ranking = random.Random(order).sample(range(entrants), entrants)
+    tables = seat_round(range(entrants), order, met=met, ranking=ranking)
+    assert repeat_meetings(tables, met) == 0
+    assert sorted(as_sets(tables), key=min) == sorted(as_sets(schedule[-1]), key=min)
 
 
 @pytest.mark.parametrize("preferred", PREFERRED)
