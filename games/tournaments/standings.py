@@ -102,6 +102,8 @@ def _matchpoints(results: Sequence[TableResult]) -> dict[int, tuple[Fraction, in
     for name, tables in groups.items():
         if len({len(t.seats) for t in tables}) > 1:
             raise ValueError(f"Deal group {name} mixes tables of different sizes.")
+        if len({t.round for t in tables}) > 1:
+            raise ValueError(f"Deal group {name} spans more than one round.")
         for table in tables:
             for others in tables:
                 if others is table:

@@ -140,6 +140,15 @@ def test_it_refuses_a_deal_group_of_different_table_sizes() -> None:
         matchpoints(results)
 
 
+def test_it_refuses_a_deal_group_across_rounds() -> None:
+    results = [
+        TableResult(1, 1, (1, 2, 3), (10, 40, 30), "x"),
+        TableResult(2, 1, (3, 1, 2), (10, 40, 30), "x"),
+    ]
+    with pytest.raises(ValueError, match="Deal group x spans more than one round"):
+        standings(results)
+
+
 # Cumulative standings
 
 
