@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from itertools import combinations
 
@@ -327,17 +326,13 @@ def test_small_rounds_reach_the_fewest_repeats_possible(entrants: int) -> None:
             assert repeat_meetings(tables, met) == fewest
 
 
-def test_seating_sixty_entrants_takes_well_under_a_second() -> None:
-    # CPU time of this process, so that other work on the machine does not count; the late
-    # rounds cannot avoid every repeat, so the search runs to its limit there.
-    slowest = 0.0
+def test_sixty_entrants_are_seated_once_each_and_alike_every_round_for_ten_rounds() -> None:
+    # How long this takes is measured by bench/seating_bench.py, not asserted here.
     for preferred in (4, 7):
         met: Counter[frozenset[int]] = Counter()
         for number in range(10):
             ranking = random.Random(number).sample(range(60), 60) if number else None
-            started = time.process_time()
             tables = seat_round(range(60), preferred, met=met, ranking=ranking, seed=number)
-            slowest = max(slowest, time.process_time() - started)
+            assert sorted(sum(tables, [])) == list(range(60))
+            assert tables == seat_round(range(60), preferred, met=met, ranking=ranking, seed=number)
             met.update(pairs_at(tables))
-    assert repeat_meetings(tables, met) > 0  # the last round could not avoid them all
-    assert slowest < 0.5
