@@ -1,4 +1,5 @@
-"""Admin pages: profiles, e-mail settings, and matches with their seats, hands, log, scores.
+"""Admin pages: profiles, e-mail settings, matches with their seats, hands, log and scores;
+tournaments.
 
 Moves change a match only through the services, so the admin shows the engine's fields
 (snapshot, version, log) read-only; staff can inspect everything and check a match's log.
@@ -8,6 +9,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from games import admin_tournaments  # noqa: F401  (registers the tournament admin)
 from games.models import Action, Hand, Match, NotificationSettings, Profile, ScoreLine, Seat
 from games.services import log_matches_snapshot
 

@@ -89,3 +89,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     async def turn_notify(self, event: dict) -> None:
         """Tell the page that its user must act in a match."""
         await self.send_json({key: event[key] for key in ("type", "match", "version")})
+
+    async def tournament_seated(self, event: dict) -> None:
+        """Tell the page where its user is seated in a tournament's round."""
+        keys = ("type", "tournament", "round", "table", "url")
+        await self.send_json({key: event[key] for key in keys})

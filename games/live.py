@@ -10,7 +10,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.dispatch import receiver
 
-from games.services.events import match_changed
+from games.services.events import match_changed, tournament_seated
 
 logger = logging.getLogger(__name__)
 
@@ -61,3 +61,25 @@ def relay(
         # The move is already committed; a lost event only delays a page, which catches up
         # by comparing versions when its socket reconnects (or when it next polls).
         logger.exception("Could not relay the change to match %s", match_id)
+
+
+@receiver(tournament_seated, dispatch_uid="games.live.seated")
+def relay_seated(
+    sender, *, user_id: int, tournament: str, round: int, table: int, url: str, **kwargs
+) -> None:
+    """Tell a player where they sit in a tournament's round, with a link to go there."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    event = {
+        "type": "tournament.seated",
+        "tournament": tournament,
+        "round": round,
+        "table": table,
+        "url": url,
+    }
+    try:
+        async_to_sync(layer.group_send)(user_group(user_id), event)
+    except Exception:
+        # Committed already; the player also finds the table on their pages.
+        logger.exception("Could not tell user %s where they are seated", user_id)

@@ -22,4 +22,8 @@ urlpatterns = [
     path("matches/<int:pk>/moon/", views.choose_moon, name="choose_moon"),
     path("matches/<int:pk>/resign/", views.resign, name="resign"),
     path("notifications/unsubscribe/<str:token>/", unsubscribe, name="unsubscribe"),
+    path("tournaments/", views.tournament_list, name="tournament_list"),
+    path("tournaments/<slug:slug>/", views.tournament_page, name="tournament"),
+    path("tournaments/<slug:slug>/register/", views.register, name="tournament_register"),
+    path("tournaments/<slug:slug>/withdraw/", views.withdraw, name="tournament_withdraw"),
 ]

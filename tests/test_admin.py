@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from games.models import Action, Hand, Match, ScoreLine, Seat
+from games.models import Action, Hand, Match, NotificationSettings, ScoreLine, Seat
 from tests.service_helpers import act, started_match, state_of
 
 
@@ -25,7 +25,7 @@ def played_match(alice):
     return match
 
 
-@pytest.mark.parametrize("model", [Match, Seat, Hand, Action, ScoreLine])
+@pytest.mark.parametrize("model", [Match, Seat, Hand, Action, ScoreLine, NotificationSettings])
 def test_staff_see_every_list_and_row(staff_client, played_match, model):
     assert staff_client.get(admin_url(model, "changelist")).status_code == 200
     row = model.objects.filter(**({"pk": played_match.pk} if model is Match else {})).first()
@@ -33,7 +33,7 @@ def test_staff_see_every_list_and_row(staff_client, played_match, model):
     assert page.status_code == 200
 
 
-@pytest.mark.parametrize("model", [Seat, Hand, Action, ScoreLine])
+@pytest.mark.parametrize("model", [Seat, Hand, Action, ScoreLine, NotificationSettings])
 def test_the_log_cannot_be_edited_or_deleted_by_hand(staff_client, played_match, model):
     row = model.objects.first()
     before = model.objects.count()

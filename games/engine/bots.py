@@ -33,14 +33,14 @@ def _by_rank(mask: int, highest: bool) -> int:
 
 def moon_choice(view: SeatView) -> str:
     """Return the option that leaves the shooter best placed, winning outright if it can (R4.6)."""
-    me, target = view.seat, view.rules.target
+    me = view.seat
     best_key, best = None, "subtract"
     for option in ("subtract", "add"):
         totals = [
             t + (-26 if s == me else 0) if option == "subtract" else t + (0 if s == me else 26)
             for s, t in enumerate(view.totals)
         ]
-        ended = max(totals) >= target
+        ended = view.rules.is_over(view.hand_no, totals)
         others = min(t for s, t in enumerate(totals) if s != me)
         outright = ended and totals[me] < others
         shared = ended and totals[me] <= others

@@ -130,7 +130,7 @@ def _rebuild(data: dict[str, Any]) -> Match:
     earlier = rows[: max(hand_no - 1, 0)]
     for row in earlier:
         _restore_row(match, row)
-    if match.totals and max(match.totals) >= rules.target and earlier:
+    if earlier and rules.is_over(len(earlier), match.totals):
         raise BadSnapshot("The match had already ended before this hand")
     match.hand_no = max(hand_no - 1, 0)
     if data["deal"] is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 from functools import cached_property
 from typing import Any
@@ -12,6 +13,10 @@ from .errors import BadRules
 MOON_OPTIONS = ("ask", "subtract", "add")
 MIN_PLAYERS, MAX_PLAYERS = 3, 7
 MIN_TARGET, MAX_TARGET = 25, 500
+MIN_HANDS, MAX_HANDS = 1, 50
+# Always written out; later options are written only when set, so the JSON form of a match
+# created before an option existed stays exactly as it was stored.
+CORE_FIELDS = ("players", "target", "moon")
 
 # R1.3: cards removed so that everyone gets the same number.
 REMOVED: dict[int, tuple[str, ...]] = {
@@ -41,6 +46,8 @@ class RuleSet:
     players: int = 4
     target: int = 100
     moon: str = "ask"
+    # R4.7: 0 plays to the target; n ends the match after exactly n hands.
+    hands: int = 0
 
     def __post_init__(self) -> None:
         if type(self.players) is not int or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -54,10 +61,30 @@ class RuleSet:
                 f"The moon choice must be one of {', '.join(MOON_OPTIONS)}, not {self.moon!r}",
                 "R4.3",
             )
+        if type(self.hands) is not int or not (
+            self.hands == 0 or MIN_HANDS <= self.hands <= MAX_HANDS
+        ):
+            raise BadRules(
+                f"A match of fixed length lasts 1 to 50 hands (0 plays to the target), "
+                f"not {self.hands!r}",
+                "R4.7",
+            )
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the JSON form."""
-        return asdict(self)
+        """Return the JSON form; options left at their defaults are omitted."""
+        data = asdict(self)
+        defaults = RuleSet.__dataclass_fields__
+        return {
+            name: value
+            for name, value in data.items()
+            if name in CORE_FIELDS or value != defaults[name].default
+        }
+
+    def is_over(self, hands_played: int, totals: Sequence[int]) -> bool:
+        """Say whether the match ends after this many hands with these totals (R4.5, R4.7)."""
+        if self.hands:
+            return hands_played >= self.hands
+        return bool(totals) and max(totals) >= self.target
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RuleSet:

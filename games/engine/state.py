@@ -123,7 +123,7 @@ class Match:
 
     @property
     def is_finished(self) -> bool:
-        """Return True once a total has reached the target (R4.5)."""
+        """Return True once a total has reached the target, or the last hand is scored (R4.7)."""
         return self.phase == FINISHED
 
     @property
@@ -417,7 +417,7 @@ class Match:
         self.sheet.append(
             ScoreRow(tuple(points), tuple(scores), tuple(self.totals), shooter, option)
         )
-        self.phase = FINISHED if max(self.totals) >= self.rules.target else HAND_OVER
+        self.phase = FINISHED if self.rules.is_over(self.hand_no, self.totals) else HAND_OVER
 
     # ----- decisions, views, snapshots (see record.py and views.py) -----
 

@@ -1,4 +1,4 @@
-"""The app's models: profiles, e-mail settings, matches with their seats, hands, log, scores."""
+"""The app's models: profiles, e-mail settings, matches and their parts, tournaments."""
 
 from games.models.matches import (
     Action,
@@ -12,17 +12,33 @@ from games.models.matches import (
 )
 from games.models.notifications import NotificationSettings, notification_settings_for
 from games.models.profiles import Profile, display_name_of
+from games.models.tournaments import (
+    Entry,
+    Round,
+    RoundStatus,
+    Table,
+    TableSeat,
+    Tournament,
+    TournamentStatus,
+)
 
 __all__ = [
     "Action",
+    "Entry",
     "Hand",
     "Match",
     "MatchStatus",
     "MoonOption",
     "NotificationSettings",
     "Profile",
+    "Round",
+    "RoundStatus",
     "ScoreLine",
     "Seat",
+    "Table",
+    "TableSeat",
+    "Tournament",
+    "TournamentStatus",
     "display_name_of",
     "notification_settings_for",
     "new_invite_code",

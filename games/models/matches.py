@@ -91,6 +91,19 @@ class Match(models.Model):
         return int(self.rules["target"])
 
     @property
+    def fixed_hands(self) -> int:
+        """Return the fixed number of hands, or 0 for a match played to its target (R4.7)."""
+        return int(self.rules.get("hands", 0))
+
+    @property
+    def length_words(self) -> str:
+        """Say how the match ends: "ends at 100 points" or "ends after 2 hands"."""
+        if self.fixed_hands:
+            n = self.fixed_hands
+            return f"ends after {n} hand{'s' if n != 1 else ''}"
+        return f"ends at {self.target} points"
+
+    @property
     def moon_option(self) -> str:
         return self.rules.get("moon", "ask")
 

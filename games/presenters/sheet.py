@@ -84,11 +84,15 @@ def score_sheet(
     return {
         "columns": columns,
         "rows": rows,
-        "chart": build_chart([p.name for p in columns], rows, match.target),
+        "chart": build_chart(
+            [p.name for p in columns], rows, match.target, ends=match.length_words
+        ),
     }
 
 
-def build_chart(names: Sequence[str], rows: Sequence[SheetRow], target: int) -> Chart:
+def build_chart(
+    names: Sequence[str], rows: Sequence[SheetRow], target: int, ends: str = ""
+) -> Chart:
     """Draw each seat's running total after every hand, with the target as a line."""
     width, height = 640, 260
     left, right, top, bottom = 44.0, 624.0, 30.0, 226.0
@@ -116,11 +120,12 @@ def build_chart(names: Sequence[str], rows: Sequence[SheetRow], target: int) -> 
     tick_values = sorted({low, 0, target // 2, target} | ({high} if high > target else set()))
     step = max(1, math.ceil(len(rows) / 12))
     x_ticks = tuple((x(i), i) for i in range(0, len(rows) + 1, step))
+    ends = ends or f"ends at {target}"
     if rows:
         standing = ", ".join(f"{line.name} {line.total}" for line in lines)
-        desc = f"Totals after hand {rows[-1].hand}: {standing}. The match ends at {target}."
+        desc = f"Totals after hand {rows[-1].hand}: {standing}. The match {ends}."
     else:
-        desc = f"No hand has been scored yet. The match ends at {target}."
+        desc = f"No hand has been scored yet. The match {ends}."
     return Chart(
         width=width,
         height=height,

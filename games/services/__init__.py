@@ -17,6 +17,7 @@ from games.services.lobby import (
     leave_match,
     remove_bot,
     start_match,
+    start_seated_match,
 )
 from games.services.play import choose_moon, pass_cards, play_card, resign
 from games.services.replay import log_matches_snapshot, replay_match
@@ -42,4 +43,5 @@ __all__ = [
     "replay_match",
     "resign",
     "start_match",
+    "start_seated_match",
 ]

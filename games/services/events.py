@@ -1,6 +1,6 @@
-"""The signal sent after every committed change to a match; live updates listen to it.
+"""Signals sent after committed changes (a match moved on, a player seated); live updates listen.
 
-It carries no cards: only the match, its new version and the users who must act.
+Neither carries a card: only ids, versions, names and links.
 """
 
 from django.db import transaction
@@ -29,4 +29,16 @@ def announce_after_commit(
             status=status,
             became_to_act_user_ids=became,
         )
+    )
+
+
+# Sent with: user_id (int), tournament (str, its name), round (int), table (int) and url (str):
+# where the player goes now, their match once the round has started, else the tournament page.
+tournament_seated = Signal()
+
+
+def announce_seated_after_commit(notices: list[dict]) -> None:
+    """Send `tournament_seated` for each notice once the surrounding transaction commits."""
+    transaction.on_commit(
+        lambda: [tournament_seated.send(sender=None, **notice) for notice in notices]
     )

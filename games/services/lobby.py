@@ -1,6 +1,7 @@
 """Setting a match up: create, join, leave, bot seats, start."""
 
 import secrets
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -20,6 +21,7 @@ class MatchOptions:
     players: int = 4
     target: int = 100
     moon: str = "ask"
+    hands: int = 0  # 0 plays to the target; n ends the match after n hands (R4.7)
     bots: int = 0
     private: bool = False
     auto_play_forced: bool = True
@@ -29,7 +31,9 @@ class MatchOptions:
 def create_match(user, options: MatchOptions) -> Match:
     """Create a match with the creator in seat 0 and bots in the last `bots` seats."""
     try:
-        rules = engine.RuleSet(players=options.players, target=options.target, moon=options.moon)
+        rules = engine.RuleSet(
+            players=options.players, target=options.target, moon=options.moon, hands=options.hands
+        )
     except engine.EngineError as error:
         raise BadInput(error.message, error.rule) from None
     if not 0 <= options.bots < options.players:
@@ -60,6 +64,47 @@ def create_match(user, options: MatchOptions) -> Match:
             table.save()
             return table.match
     return match
+
+
+def start_seated_match(
+    creator, options: MatchOptions, users: Sequence, seed: int, resigned: Collection[int] = ()
+) -> Match:
+    """Create a match with these people in seat order, deal from `seed`, and start it.
+
+    Matches with the same seed and table size get the same deals, hand for hand: that is how
+    a tournament's tables play duplicate deals. A user given as None is a bot's seat; the
+    seats at the `resigned` positions keep their player's name but a bot plays them.
+    """
+    try:
+        rules = engine.RuleSet(
+            players=len(users), target=options.target, moon=options.moon, hands=options.hands
+        )
+    except engine.EngineError as error:
+        raise BadInput(error.message, error.rule) from None
+    with transaction.atomic():
+        match = Match.objects.create(
+            created_by=creator,
+            rules=rules.to_dict(),
+            is_private=True,  # a tournament table is reached from its tournament, not the lobby
+            auto_play_forced=options.auto_play_forced,
+            auto_finish=options.auto_finish,
+            seed=seed,
+        )
+        Seat.objects.bulk_create(
+            Seat(
+                match=match,
+                position=position,
+                user=user,
+                controller=Seat.Controller.PERSON if user is not None else Seat.Controller.BOT,
+                bot_name="" if user is not None else BOT_NAMES[position],
+                resigned=position in resigned,
+            )
+            for position, user in enumerate(users)
+        )
+        table = LockedTable.lock(match.pk)
+        table.start()
+        table.save()
+        return table.match
 
 
 def _open_table(match_id: int) -> LockedTable:

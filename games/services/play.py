@@ -3,7 +3,7 @@
 from django.db import transaction
 
 from games import engine
-from games.models import Action, Match, MatchStatus
+from games.models import Action, Match, MatchStatus, Seat, Table
 from games.services.errors import BadInput
 from games.services.table import LockedTable
 
@@ -55,11 +55,25 @@ def resign(user, match_id: int) -> Match:
     table = LockedTable.lock(match_id)
     seat = table.require_seat(user)
     table.require_in_play()
+    resign_seat(table, seat)
+    table.save()
+    return table.match
+
+
+def resign_seat(table: LockedTable, seat: Seat) -> None:
+    """Hand a seat to a bot on a locked table; a match with no person left is abandoned.
+
+    A tournament's match is never abandoned: its bots play it out, so the round gets a result.
+    """
     seat.resigned = True
     seat.save(update_fields=["resigned"])
-    if all(s.is_bot or s.resigned for s in table.seats):
+    nobody_left = all(s.is_bot or s.resigned for s in table.seats)
+    if nobody_left and not is_tournament_match(table.match):
         table.match.status = MatchStatus.ABANDONED
     else:
         table.advance()
-    table.save()
-    return table.match
+
+
+def is_tournament_match(match: Match) -> bool:
+    """Say whether the match is a tournament table."""
+    return Table.objects.filter(match=match).exists()

@@ -1,4 +1,4 @@
-"""The site's pages: a player's matches, the lobby, and the match table with its actions."""
+"""The site's pages: a player's matches, the lobby, the match table, and tournaments."""
 
 from games.views.matches import (
     add_bot,
@@ -14,6 +14,7 @@ from games.views.matches import (
     start,
 )
 from games.views.pages import create_match, home, invite, lobby
+from games.views.tournaments import register, tournament_list, tournament_page, withdraw
 
 __all__ = [
     "add_bot",
@@ -27,8 +28,12 @@ __all__ = [
     "match_page",
     "pass_cards",
     "play_card",
+    "register",
     "remove_bot",
     "resign",
     "scores",
     "start",
+    "tournament_list",
+    "tournament_page",
+    "withdraw",
 ]

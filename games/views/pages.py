@@ -26,7 +26,7 @@ def _seats_in_order(lookup: str) -> Prefetch:
 def _my_seats(user) -> QuerySet[Seat]:
     return (
         Seat.objects.filter(user=user)
-        .select_related("match")
+        .select_related("match__tournament_table__round__tournament")
         .prefetch_related(_seats_in_order("match__seats"))
     )
 

@@ -145,7 +145,7 @@
     return button;
   }
 
-  function toast(matchId, text) {
+  function toast(matchId, text, href) {
     var box = live.querySelector("[data-toasts]");
     var old = box.querySelector('[data-toast-match="' + matchId + '"]');
     if (old) { old.remove(); }
@@ -153,7 +153,7 @@
     item.className = "toast";
     item.dataset.toastMatch = String(matchId);
     var link = document.createElement("a");
-    link.href = matchPath(matchId);
+    link.href = href || matchPath(matchId);
     link.textContent = text;
     var close = document.createElement("button");
     close.type = "button";
@@ -181,6 +181,13 @@
     }
   }
 
+  // A tournament seated this player: say where, with a link to the match (or the tournament).
+  function onSeated(data) {
+    var text = data.tournament + ", round " + data.round + ": you are seated at table " + data.table;
+    toast("seated-" + data.url, text, data.url);
+    announce(text);
+  }
+
   // ----- the socket -----
 
   function onMessage(message) {
@@ -188,6 +195,8 @@
     try { data = JSON.parse(message.data); } catch (error) { return; }
     if (data.type === "turn.notify") {
       onTurn(data.match);
+    } else if (data.type === "tournament.seated") {
+      onSeated(data);
     } else if ((data.type === "following" || data.type === "match.updated") &&
                data.match === followed) {
       if (data.type === "following") { live.dataset.state = "following"; }

@@ -1,0 +1,250 @@
+"""Admin for tournaments: staff edit them, manage entrants, and run rounds with actions.
+
+Every action calls one tournament service (one transaction on the locked tournament row) and
+reports what it did, or why it refused, with `message_user`. The same actions are offered on
+the change list (for the selected tournaments) and as buttons on a tournament's page.
+"""
+
+from collections.abc import Callable
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
+from django.urls import path, reverse
+from django.utils.safestring import SafeString
+from django.views.decorators.http import require_POST
+
+from games.models import Entry, Tournament, TournamentStatus
+from games.presenters.tournament import round_lines, standings_context
+from games.services import ActionRefused
+from games.services import tournaments as tours
+
+
+def _leaders(tournament: Tournament) -> list[str]:
+    return [line.entry.name for line in tours.standings_of(tournament) if line.standing.rank == 1]
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+def _open(request: HttpRequest, tournament: Tournament) -> str:
+    tours.open_registration(tournament.pk)
+    url = request.build_absolute_uri(tournament.get_absolute_url())
+    return f"Registration for {tournament.name} is open: players register at {url}"
+
+
+def _close(request: HttpRequest, tournament: Tournament) -> str:
+    tours.close_registration(tournament.pk)
+    return f"Registration for {tournament.name} is closed."
+
+
+def _seat(request: HttpRequest, tournament: Tournament) -> str:
+    return f"{tournament.name}: {tours.seat_next_round(tournament.pk).message}"
+
+
+def _start(request: HttpRequest, tournament: Tournament) -> str:
+    round_ = tours.start_round(tournament.pk, request.user)
+    ids = list(round_.tables.order_by("number").values_list("match_id", flat=True))
+    return (
+        f"{tournament.name}: started round {round_.number} with "
+        f"{_plural(len(ids), 'match')} ({', '.join(map(str, ids))})."
+    ).replace("matchs", "matches")
+
+
+def _close_round(request: HttpRequest, tournament: Tournament) -> str:
+    round_ = tours.close_round(tournament.pk)
+    leaders = _leaders(tournament)
+    return (
+        f"{tournament.name}: closed round {round_.number}, results of "
+        f"{_plural(round_.tables.count(), 'table')} recorded; leading: {', '.join(leaders)}."
+    )
+
+
+def _finish(request: HttpRequest, tournament: Tournament) -> str:
+    tours.finish_tournament(tournament.pk)
+    return f"{tournament.name} is finished. Winner: {' and '.join(_leaders(tournament))}."
+
+
+# name: (label, runner)
+ACTIONS: dict[str, tuple[str, Callable[[HttpRequest, Tournament], str]]] = {
+    "open_registration": ("Open registration", _open),
+    "close_registration": ("Close registration", _close),
+    "seat_next_round": ("Seat next round", _seat),
+    "start_round": ("Start round", _start),
+    "close_round": ("Close round", _close_round),
+    "finish_tournament": ("Finish tournament", _finish),
+}
+
+
+def changelist_action(name: str):
+    """Return the change list's action running `name` on each selected tournament."""
+    label = ACTIONS[name][0]
+
+    def action(modeladmin: "TournamentAdmin", request: HttpRequest, queryset: QuerySet) -> None:
+        for tournament in queryset.order_by("pk"):
+            modeladmin.run(request, tournament, name)
+
+    action.__name__ = name
+    return admin.action(description=label, permissions=["change"])(action)
+
+
+class EntryForm(forms.ModelForm):
+    """An entrant; once seated, the entry's player is fixed (the tables name them)."""
+
+    class Meta:
+        model = Entry
+        fields = ["user", "withdrawn"]
+
+    def clean_user(self):
+        user = self.cleaned_data["user"]
+        entry = self.instance
+        if entry.pk and user != entry.user and entry.table_seats.exists():
+            raise forms.ValidationError(
+                "This entrant has been seated: withdraw the entry and add the new player instead."
+            )
+        return user
+
+
+class EntryInline(admin.TabularInline):
+    """Entrants: add or remove them, or mark them withdrawn (bots then take their seats)."""
+
+    model = Entry
+    form = EntryForm
+    extra = 1
+    fields = ["user", "withdrawn", "joined_at"]
+    readonly_fields = ["joined_at"]
+
+
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = [
+        "name", "status", "registration_open", "table_size", "round_count", "length",
+        "duplicate_deals", "entrant_count", "created_at",
+    ]  # fmt: skip
+    list_filter = ["status", "registration_open", "duplicate_deals"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    readonly_fields = [
+        "status", "registration_open", "created_at", "started_at", "finished_at",
+        "rounds_and_tables", "standings",
+    ]  # fmt: skip
+    fieldsets = [
+        (None, {"fields": ["name", "slug", "description"]}),
+        (
+            "Rules",
+            {
+                "fields": [
+                    "table_size",
+                    "round_count",
+                    "target",
+                    "hands",
+                    "moon",
+                    "duplicate_deals",
+                ]  # fmt: skip
+            },
+        ),
+        (
+            "Progress",
+            {"fields": ["status", "registration_open", "created_at", "started_at", "finished_at"]},
+        ),
+        ("Rounds and tables", {"fields": ["rounds_and_tables"]}),
+        ("Standings", {"fields": ["standings"]}),
+    ]
+    inlines = [EntryInline]
+    actions = [changelist_action(name) for name in ACTIONS]
+    change_form_template = "admin/games/tournament/change_form.html"
+
+    class Media:
+        css = {"all": ["games/admin_tournaments.css"]}
+
+    def get_readonly_fields(self, request: HttpRequest, obj=None) -> list[str]:
+        fields = list(self.readonly_fields)
+        if obj is not None and obj.status in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
+            # Rounds already played were seated and dealt under these rules: keep them.
+            fields += ["table_size", "target", "hands", "moon", "duplicate_deals"]
+        return fields
+
+    @admin.display(description="match length")
+    def length(self, obj: Tournament) -> str:
+        return obj.length_words
+
+    @admin.display(description="entrants")
+    def entrant_count(self, obj: Tournament) -> int:
+        return obj.entries.filter(withdrawn=False).count()
+
+    @admin.display(description="rounds and tables")
+    def rounds_and_tables(self, obj: Tournament) -> SafeString:
+        if obj.pk is None:
+            return SafeString("")
+        context = {"rounds": round_lines(obj)}
+        return SafeString(render_to_string("games/_tournament_rounds.html", context))
+
+    @admin.display(description="standings")
+    def standings(self, obj: Tournament) -> SafeString:
+        if obj.pk is None:
+            return SafeString("")
+        return SafeString(render_to_string("games/_standings.html", standings_context(obj)))
+
+    def save_formset(self, request: HttpRequest, form, formset, change: bool) -> None:
+        """Save entrants; a newly withdrawn one is withdrawn through the service."""
+        if formset.model is not Entry:
+            super().save_formset(request, form, formset, change)
+            return
+        withdrawn_now = [
+            f.instance
+            for f in formset.forms
+            if f.instance.pk and "withdrawn" in f.changed_data and f.cleaned_data.get("withdrawn")
+        ]
+        super().save_formset(request, form, formset, change)
+        for entry in withdrawn_now:
+            tours.set_withdrawn(entry.pk, True)
+
+    # ----- actions -----
+
+    def run(self, request: HttpRequest, tournament: Tournament, name: str) -> bool:
+        """Run one action on one tournament and report it; say whether it was done."""
+        label, runner = ACTIONS[name]
+        try:
+            done = runner(request, tournament)
+        except ActionRefused as refusal:
+            self.message_user(request, f"{label} refused: {refusal.message}", messages.ERROR)
+            return False
+        self.message_user(request, done, messages.SUCCESS)
+        return True
+
+    def get_urls(self):
+        wrap = self.admin_site.admin_view
+        return [
+            path(
+                "<int:pk>/run/<str:name>/",
+                wrap(require_POST(self.run_view)),
+                name="games_tournament_run",
+            ),
+            *super().get_urls(),
+        ]
+
+    def run_view(self, request: HttpRequest, pk: int, name: str) -> HttpResponseRedirect:
+        """Run an action from the buttons of a tournament's page, then show the page again."""
+        tournament = get_object_or_404(Tournament, pk=pk)
+        if name not in ACTIONS or not self.has_change_permission(request, tournament):
+            raise PermissionDenied
+        self.run(request, tournament, name)
+        return HttpResponseRedirect(reverse("admin:games_tournament_change", args=[pk]))
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        context["tournament_actions"] = (
+            [
+                (reverse("admin:games_tournament_run", args=[obj.pk, name]), label)
+                for name, (label, _) in ACTIONS.items()
+            ]
+            if obj is not None and self.has_change_permission(request, obj)
+            else []
+        )
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
+
+admin.site.register(Tournament, TournamentAdmin)

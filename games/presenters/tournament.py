@@ -1,0 +1,102 @@
+"""A tournament as its pages and the admin show it: entrants, rounds, tables and standings.
+
+Only public facts: who sits where, who must act, final totals. No card ever comes from here.
+"""
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+
+from games.models import Match, MatchStatus, Round, Seat, Table, TableSeat, Tournament
+from games.services.tournaments import standings_of
+from games.services.tournaments.common import Line
+from games.tournaments.standings import TIE_BREAKS
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """One table of a round: its number, players in seat order, match and what it waits for."""
+
+    table: Table
+    players: tuple[str, ...]
+    match: Match | None
+    status: str
+
+
+@dataclass(frozen=True)
+class RoundLine:
+    """One round with its tables."""
+
+    round: Round
+    tables: tuple[TableLine, ...]
+
+
+def table_status(match: Match | None, seats: list[Seat]) -> str:
+    """Say where a table's match stands: not started, who is to act, or who won."""
+    if match is None:
+        return "Not started"
+    if match.status == MatchStatus.FINISHED:
+        winners = [s for s in seats if s.rank == 1]
+        names = " and ".join(f"{s.name} ({s.final_total})" for s in winners)
+        return f"Finished, hand {match.hand_no}: won by {names}"
+    if match.status == MatchStatus.ABANDONED:
+        return "Abandoned"
+    to_act = [s.name for s in seats if s.to_act]
+    waiting = f"to act: {', '.join(to_act)}" if to_act else "bots to move"
+    return f"In play, hand {match.hand_no}; {waiting}"
+
+
+def round_lines(tournament: Tournament) -> list[RoundLine]:
+    """Return every round with its tables, players and live status, in a few queries."""
+    seats = Prefetch(
+        "match__seats", queryset=Seat.objects.select_related("user__profile").order_by("position")
+    )
+    table_seats = Prefetch(
+        "seats", queryset=TableSeat.objects.select_related("entry__user__profile")
+    )
+    tables = Prefetch(
+        "tables",
+        queryset=Table.objects.select_related("match")
+        .prefetch_related(table_seats, seats)
+        .order_by("number"),
+    )
+    rounds = tournament.rounds.prefetch_related(tables).order_by("number")
+    lines = []
+    for round_ in rounds:
+        rows = []
+        for table in round_.tables.all():
+            match_seats = list(table.match.seats.all()) if table.match else []
+            rows.append(
+                TableLine(
+                    table=table,
+                    players=tuple(seat.entry.name for seat in table.seats.all()),
+                    match=table.match,
+                    status=table_status(table.match, match_seats),
+                )
+            )
+        lines.append(RoundLine(round_, tuple(rows)))
+    return lines
+
+
+def standings_context(tournament: Tournament) -> dict:
+    """Return the standings and the tie-breaks that order them."""
+    lines: list[Line] = standings_of(tournament)
+    return {
+        "standings": lines,
+        "tie_breaks": TIE_BREAKS,
+        "duplicate": tournament.duplicate_deals,
+    }
+
+
+def tournament_context(tournament: Tournament, user) -> dict:
+    """Return everything the tournament page shows to this user."""
+    entries = list(tournament.entries.select_related("user__profile").order_by("joined_at", "pk"))
+    mine = next((e for e in entries if user.is_authenticated and e.user_id == user.pk), None)
+    return {
+        "tournament": tournament,
+        "entries": [e for e in entries if not e.withdrawn],
+        "withdrawn": [e for e in entries if e.withdrawn],
+        "my_entry": mine if mine is not None and not mine.withdrawn else None,
+        "rounds": round_lines(tournament),
+        **standings_context(tournament),
+    }

@@ -1,0 +1,34 @@
+"""Tournaments: each service is one transaction on the locked tournament row."""
+
+from games.services.tournaments.common import standings_of, table_results
+from games.services.tournaments.registration import (
+    close_registration,
+    open_registration,
+    register,
+    set_withdrawn,
+    withdraw,
+)
+from games.services.tournaments.rounds import (
+    Seating,
+    close_round,
+    finish_tournament,
+    match_seed,
+    seat_next_round,
+    start_round,
+)
+
+__all__ = [
+    "Seating",
+    "close_registration",
+    "close_round",
+    "finish_tournament",
+    "match_seed",
+    "open_registration",
+    "register",
+    "seat_next_round",
+    "set_withdrawn",
+    "standings_of",
+    "start_round",
+    "table_results",
+    "withdraw",
+]

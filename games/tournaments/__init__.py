@@ -1,0 +1,1 @@
+"""Tournaments: seating entrants at tables round by round, and standings across rounds."""
