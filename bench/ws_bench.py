@@ -200,12 +200,13 @@ class Browser:
         # HTTP/1.0: the server answers without chunks and closes, so the body ends at EOF.
         header_lines = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
         head = f"{method} {path} HTTP/1.0\r\n{header_lines}\r\n"
-        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
-        try:
-            writer.write(head.encode() + body)
-            raw = await reader.read()
-        finally:
-            writer.close()
+        async with asyncio.timeout(60):
+            reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+            try:
+                writer.write(head.encode() + body)
+                raw = await reader.read()
+            finally:
+                writer.close()
         top, _, content = raw.partition(b"\r\n\r\n")
         lines = top.decode("latin-1").split("\r\n")
         status = int(lines[0].split()[1])
@@ -516,12 +517,14 @@ async def measure(args: argparse.Namespace, port: int, pid: int, site: dict, lay
     }  # fmt: skip
 
 
-def serve(env: dict[str, str], port: int) -> subprocess.Popen:
-    server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         "hearts_site.asgi:application"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )  # fmt: skip
+def serve(env: dict[str, str], port: int, log: Path) -> subprocess.Popen:
+    """Start daphne; its log goes to a file, which (unlike a pipe) never fills and blocks it."""
+    with log.open("wb") as output:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+             "hearts_site.asgi:application"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=output,
+        )  # fmt: skip
     deadline = time.monotonic() + 30
     while True:
         try:
@@ -530,7 +533,7 @@ def serve(env: dict[str, str], port: int) -> subprocess.Popen:
         except OSError:
             if server.poll() is not None or time.monotonic() > deadline:
                 server.kill()
-                raise RuntimeError(server.stderr.read().decode()) from None
+                raise RuntimeError(log.read_text()) from None
             time.sleep(0.2)
 
 
@@ -621,17 +624,20 @@ def main() -> int:
         if "REDIS_URL" in env:
             flush_redis(env["REDIS_URL"])
         site = prepare(env, layout.seated, layout.idle)
-        port = free_port()
-        server = serve(env, port)
+        port, log = free_port(), workdir / "server.log"
+        server = serve(env, port, log)
         try:
             run, figures = asyncio.run(measure(args, port, server.pid, site, layout))
         finally:
             server.terminate()
-            _, stderr = server.communicate(timeout=20)
-        if b"Traceback" in stderr:
-            log = workdir.parent / "hearts-ws-bench-server.log"
-            log.write_bytes(stderr)
-            run.errors.append(f"the server logged {stderr.count(b'Traceback')} traceback(s): {log}")
+            server.wait(timeout=20)
+        logged = log.read_text()
+        if "Traceback" in logged or "ERROR" in logged:
+            kept = workdir.parent / "hearts-ws-bench-server.log"
+            shutil.copy(log, kept)
+            run.errors.append(
+                f"the server logged errors ({logged.count('Traceback')} tracebacks): {kept}"
+            )
         return 0 if report(args, run, figures, layout) else 1
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
