@@ -11,6 +11,10 @@ from games.live import match_group, user_group
 from games.models import Match, Seat
 from games.notifications import seen
 
+# What a page hears of an event; `sent` may be missing from a process not yet updated.
+UPDATE_FIELDS = ("type", "match", "version", "status", "to_act", "sent")
+NOTICE_FIELDS = ("type", "match", "version", "sent")
+
 
 @database_sync_to_async
 def _may_follow(user, match_id: int) -> bool:
@@ -83,12 +87,12 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     async def match_updated(self, event: dict) -> None:
         """Pass a change of the followed match on to the page."""
         await self.send_json(
-            {key: event[key] for key in ("type", "match", "version", "status", "to_act")}
+            {key: event[key] for key in UPDATE_FIELDS if key in event}
         )
 
     async def turn_notify(self, event: dict) -> None:
         """Tell the page that its user must act in a match."""
-        await self.send_json({key: event[key] for key in ("type", "match", "version")})
+        await self.send_json({key: event[key] for key in NOTICE_FIELDS if key in event})
 
     async def tournament_seated(self, event: dict) -> None:
         """Tell the page where its user is seated in a tournament's round."""

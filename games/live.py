@@ -1,10 +1,13 @@
 """Relay committed match changes to the channel layer, for live tables and turn notices.
 
 Events carry no cards, only the match, its version, its status and who must act: each page
-then fetches its own regions over HTTP, rendered for its own viewer.
+then fetches its own regions over HTTP, rendered for its own viewer. Each also says when it was
+sent (`sent`, seconds since the epoch, taken once the change is committed), so a client on the
+same clock can time its delivery (`bench/ws_bench.py` does).
 """
 
 import logging
+import time
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -37,6 +40,7 @@ def relay(
     **kwargs,
 ) -> None:
     """Tell the match's followers it changed, and each person whose turn it became."""
+    sent = time.time()  # on_commit runs this right after the commit: the move's moment
     layer = get_channel_layer()
     if layer is None:
         return
@@ -51,11 +55,13 @@ def relay(
                 "version": version,
                 "status": status,
                 "to_act": to_act,
+                "sent": sent,
             },
         )
         for user_id in sorted(set(became_to_act_user_ids)):
             send(
-                user_group(user_id), {"type": "turn.notify", "match": match_id, "version": version}
+                user_group(user_id),
+                {"type": "turn.notify", "match": match_id, "version": version, "sent": sent},
             )
     except Exception:
         # The move is already committed; a lost event only delays a page, which catches up

@@ -127,7 +127,9 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # The layer waits for messages with a blocking pop of up to 5 s; a socket that times
+            # out sooner (redis-py 8 reads for 5 s by default) kills the waiting consumer.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}]},
         }
     }
     # Shared by every process, so login throttling holds across several daphne servers.

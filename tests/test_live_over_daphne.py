@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import socket
+import time
 
 import pytest
 from websockets.sync.client import connect
@@ -18,6 +19,8 @@ from tests.servers import Visitor, daphne, seated_match, site_env
 
 # A Redis database of its own, so these events meet no other run's.
 REDIS_URL = "redis://127.0.0.1:6379/3"
+# The Redis layer waits for messages with blocking pops of 5 s each.
+LONGER_THAN_A_POP = 6.5
 
 
 @pytest.fixture(scope="module")
@@ -59,8 +62,10 @@ def receive(socket_client, count: int) -> list[dict]:
     return [json.loads(socket_client.recv(timeout=10)) for _ in range(count)]
 
 
-def follow_then_play(mover_base: str, follower_base: str, match: dict) -> list[dict]:
-    """Bob follows the match through one server; alice plays her card through another."""
+def follow_then_play(
+    mover_base: str, follower_base: str, match: dict, idle: float = 0.0
+) -> list[dict]:
+    """Bob follows the match through one server (then idles); alice plays through another."""
     bob = Visitor(follower_base).log_in("bob", PASSWORD)
     alice = Visitor(mover_base).log_in("alice", PASSWORD)
     headers = bob.socket_headers()
@@ -68,6 +73,7 @@ def follow_then_play(mover_base: str, follower_base: str, match: dict) -> list[d
         live.send(json.dumps({"follow": match["match"]}))
         following = receive(live, 1)[0]
         assert following["type"] == "following" and following["version"] == match["version"]
+        time.sleep(idle)
         status = alice.post(
             f"/matches/{match['match']}/play/",
             {"version": match["version"], "card": match["card"]},
@@ -100,6 +106,15 @@ def test_a_move_through_one_daphne_reaches_a_client_of_another_over_redis(site):
     with daphne(env) as first, daphne(env) as second:
         assert first != second
         check_events(follow_then_play(first, second, match), match)
+
+
+def test_a_socket_idle_longer_than_the_redis_layers_wait_still_hears_the_next_move(site):
+    # A Redis read timing out as soon as the layer's blocking pop once tore the waiting
+    # consumer down, closing the page's socket every few idle seconds.
+    require_redis()
+    database, match = site
+    with daphne(site_env(database, REDIS_URL)) as base:
+        check_events(follow_then_play(base, base, match, idle=LONGER_THAN_A_POP), match)
 
 
 def test_an_anonymous_websocket_is_refused_by_daphne(site):

@@ -1,5 +1,6 @@
 """The live socket: who may connect, which matches they may follow, and what a move sends them."""
 
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -22,6 +23,14 @@ UNKNOWN = 987654
 @pytest.fixture
 def bob(make_user):
     return make_user("bob", "Bob")
+
+
+def without_sent(event: dict, since: float = 0.0) -> dict:
+    """Check that the event says when it was sent (after `since`, not later than now); drop it."""
+    event = dict(event)
+    sent = event.pop("sent")
+    assert isinstance(sent, float) and since <= sent <= time.time()
+    return event
 
 
 def run(scenario):
@@ -78,6 +87,22 @@ def test_an_unknown_match_is_refused_and_its_events_never_arrive(alice):
     run(scenario)
 
 
+def test_an_event_without_a_sent_time_still_reaches_the_page(alice):
+    # A process started before events said when they were sent may share the Redis layer.
+    match = make_match(alice)
+    event = {"type": "match.updated", "match": match.pk, "version": 9, "status": "active"}
+
+    async def scenario():
+        communicator, _ = await connect(alice)
+        await communicator.send_json_to({"follow": match.pk})
+        await communicator.receive_json_from()
+        await get_channel_layer().group_send(match_group(match.pk), {**event, "to_act": []})
+        assert await communicator.receive_json_from() == {**event, "to_act": []}
+        await communicator.disconnect()
+
+    run(scenario)
+
+
 def test_only_signed_in_users_may_view_a_match(alice):
     match = make_match(alice)
     assert access.may_view(alice, match)
@@ -113,6 +138,7 @@ def test_a_card_reaches_the_followers_and_tells_the_next_player_it_is_their_turn
         for communicator in (watcher, player):
             await communicator.send_json_to({"follow": match.pk})
             await communicator.receive_json_from()
+        before = time.time()
         after = await database_sync_to_async(services.play_card)(
             alice, match.pk, match.version, card
         )
@@ -124,9 +150,10 @@ def test_a_card_reaches_the_followers_and_tells_the_next_player_it_is_their_turn
             "status": "active",
             "to_act": [bob.pk],
         }
-        assert await watcher.receive_json_from() == updated
+        assert without_sent(await watcher.receive_json_from(), before) == updated
         events = await receive_until(player, lambda got: len(got) == 2)
         notice = {"type": "turn.notify", "match": match.pk, "version": after.version}
+        events = [without_sent(event, before) for event in events]
         assert sorted(events, key=lambda e: e["type"]) == [updated, notice]
         # Alice follows nothing and has played: nothing is hers to hear.
         assert await mover.receive_nothing(timeout=0.3)
@@ -191,7 +218,7 @@ def test_following_another_match_leaves_the_first(alice, bob):
         play = database_sync_to_async(services.play_card)
         after = await play(alice, first.pk, first.version, first_card)
         # Bob's turn comes in the first match: he hears that, not how its table changed.
-        assert await communicator.receive_json_from() == {
+        assert without_sent(await communicator.receive_json_from()) == {
             "type": "turn.notify",
             "match": first.pk,
             "version": after.version,
