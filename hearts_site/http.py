@@ -78,4 +78,3 @@ class HttpHandler(ASGIHandler):
             # request_finished releases this thread's connections.
             response.close()
         return response
-

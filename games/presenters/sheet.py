@@ -101,9 +101,7 @@ class Chart:
     desc: str
 
 
-def score_sheet(
-    match: Match, places: Sequence[Place], lines: Sequence[Line]
-) -> dict[str, object]:
+def score_sheet(match: Match, places: Sequence[Place], lines: Sequence[Line]) -> dict[str, object]:
     """Return the score sheet rows (R4.1) and the running-totals chart."""
     by_hand: dict[int, dict[int, SheetCell]] = {}
     for line in lines:
