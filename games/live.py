@@ -71,5 +71,9 @@ def relay(
     loop = server_loop()
     if loop is not None:
         asyncio.run_coroutine_threadsafe(_send_all(layer, messages, match_id), loop)
-    else:
+        return
+    try:
         async_to_sync(_send_all)(layer, messages, match_id)
+    except RuntimeError:
+        # Called from a thread that runs an event loop of its own: nothing can wait here.
+        logger.exception("Could not relay the change to match %s", match_id)

@@ -157,6 +157,13 @@ def test_without_a_serving_loop_events_are_sent_before_returning(monkeypatch):
 
     monkeypatch.setattr("games.live.get_channel_layer", lambda: Layer())
     monkeypatch.setattr("games.live.server_loop", lambda: None)
-    relay(None, match_id=3, version=1, to_act_user_ids=[], status="active",
-          became_to_act_user_ids=[])  # fmt: skip
+
+    def move_committed() -> None:
+        relay(None, match_id=3, version=1, to_act_user_ids=[], status="active",
+              became_to_act_user_ids=[])  # fmt: skip
+        assert sent == [match_group(3)]  # already sent, before returning
+
+    # On a thread of its own, as a browser test may hold a running loop in this one.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(move_committed).result()
     assert sent == [match_group(3)]
