@@ -11,7 +11,9 @@ thread from a fixed pool: the event loop only reads the request and writes the r
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
@@ -28,6 +30,23 @@ WORKERS = int(os.environ.get("HTTP_WORKER_THREADS", "8"))
 # The serving event loop, once a request has arrived: code in a worker thread may hand it work
 # (a live event) without waiting for the result.
 _loop: asyncio.AbstractEventLoop | None = None
+
+
+# Each worker thread's own context, kept from one request to the next.
+_threads = threading.local()
+
+
+def in_thread_context(func, *args):
+    """Call func in this worker thread's lasting context, as a thread of a WSGI server would.
+
+    Django keeps some per-connection objects in context-local storage: the caches above all.
+    In a context copied afresh for each request, every request would build its cache client
+    anew, and with Redis that means a new connection per request.
+    """
+    context = getattr(_threads, "context", None)
+    if context is None:
+        context = _threads.context = contextvars.Context()
+    return context.run(func, *args)
 
 
 def server_loop() -> asyncio.AbstractEventLoop | None:
@@ -56,12 +75,14 @@ class HttpHandler(ASGIHandler):
         except RequestAborted:  # the client went away while sending
             return
         try:
-            respond = sync_to_async(self.respond, thread_sensitive=False, executor=self.executor)
-            response = await respond(scope, body_file)
+            respond = sync_to_async(
+                in_thread_context, thread_sensitive=False, executor=self.executor
+            )
+            response = await respond(self.respond, scope, body_file)
             await self.send_response(response, send)
             if response.streaming:
                 # A streamed body (a static file) is closed once sent, as Django does.
-                await sync_to_async(response.close, thread_sensitive=False)()
+                await respond(response.close)
         finally:
             body_file.close()
 

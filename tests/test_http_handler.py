@@ -7,6 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from asgiref.sync import async_to_sync, iscoroutinefunction, sync_to_async
 from asgiref.testing import ApplicationCommunicator
+from django.core.cache import caches
 
 from games.live import match_group, relay, user_group
 from hearts_site import http
@@ -104,6 +105,27 @@ def test_it_runs_each_request_in_its_pool_not_the_event_loop():
 
     run(scenario)
     assert len(seen) == 3 and all(name.startswith("http") for name in seen), seen
+
+
+def test_a_worker_thread_keeps_its_cache_client_from_one_request_to_the_next():
+    """As in a WSGI server's thread: a Redis cache would otherwise reconnect for every request."""
+    handler = HttpHandler()
+    handler.executor = ThreadPoolExecutor(max_workers=1)
+    clients = []
+    chain = handler._middleware_chain
+
+    def spy(request):
+        clients.append(caches["default"])
+        return chain(request)
+
+    handler._middleware_chain = spy
+
+    async def scenario():
+        for _ in range(2):
+            await fetch(handler, "GET", "/healthz")
+
+    run(scenario)
+    assert len(clients) == 2 and clients[0] is clients[1]
 
 
 def test_a_live_event_is_handed_to_the_serving_loop_without_waiting(monkeypatch):
