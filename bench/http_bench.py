@@ -36,7 +36,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "bench-password-1"
 POSTGRES_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
-BENCH_DATABASE = "hearts_bench"
 
 VERSION_RE = re.compile(r'name="version" value="(\d+)"')
 PASS_RE = re.compile(r'name="cards" value="([2-9TJQKA][CDHS])"')
@@ -208,16 +207,29 @@ def create_players(env: dict[str, str], count: int) -> list[str]:
     return names
 
 
-def reset_postgres() -> str:
+def reset_postgres(name: str) -> str:
     import psycopg
 
+    if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
+        raise ValueError(f"not a plain database name: {name!r}")
     with psycopg.connect(POSTGRES_ADMIN, autocommit=True) as connection:
-        connection.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
-        connection.execute(f"CREATE DATABASE {BENCH_DATABASE}")
-    return f"postgres://postgres@127.0.0.1:5432/{BENCH_DATABASE}"
+        connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        connection.execute(f"CREATE DATABASE {name}")
+    return f"postgres://postgres@127.0.0.1:5432/{name}"
 
 
-def run_profile(profile: str, matches: int, target: int, think: float, workdir: Path) -> Figures:
+@dataclass
+class Options:
+    """How a run is set up: its size and where the PostgreSQL profile keeps its data."""
+
+    matches: int
+    target: int
+    think: float
+    database: str
+    redis_url: str
+
+
+def run_profile(profile: str, options: Options, workdir: Path) -> Figures:
     """Serve one profile with daphne and play `matches` matches against it at once."""
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     env.update(
@@ -233,10 +245,11 @@ def run_profile(profile: str, matches: int, target: int, think: float, workdir: 
     if profile == "sqlite":
         env["DATABASE_URL"] = f"sqlite:///{workdir / 'bench.sqlite3'}"
     else:
-        env["DATABASE_URL"] = reset_postgres()
-        env["REDIS_URL"] = "redis://127.0.0.1:6379/2"
+        env["DATABASE_URL"] = reset_postgres(options.database)
+        env["REDIS_URL"] = options.redis_url
     manage(env, "migrate", "-v0")
     manage(env, "collectstatic", "--noinput", "-v0")
+    matches, target, think = options.matches, options.target, options.think
     names = create_players(env, matches)
     port = free_port()
     server = subprocess.Popen(
@@ -333,14 +346,21 @@ def main() -> int:
         default=2.0,
         help="mean seconds a player looks at the table before each move (0: no pause at all)",
     )
+    parser.add_argument(
+        "--database",
+        default="hearts_bench",
+        help="PostgreSQL database the run drops and creates afresh (default: hearts_bench)",
+    )
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/2")
     args = parser.parse_args()
+    options = Options(args.matches, args.target, args.think, args.database, args.redis_url)
     profiles = ["sqlite", "postgres"] if args.profile == "both" else [args.profile]
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; server and players share them")
     workdir = Path(tempfile.mkdtemp(prefix="hearts-bench-"))
     failed = False
     try:
         for profile in profiles:
-            figures = run_profile(profile, args.matches, args.target, args.think, workdir)
+            figures = run_profile(profile, options, workdir)
             failed |= bool(figures.errors) or figures.finished != args.matches
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

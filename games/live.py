@@ -6,6 +6,7 @@ sent (`sent`, seconds since the epoch, taken once the change is committed), so a
 same clock can time its delivery (`bench/ws_bench.py` does).
 """
 
+import asyncio
 import logging
 import time
 
@@ -14,6 +15,7 @@ from channels.layers import get_channel_layer
 from django.dispatch import receiver
 
 from games.services.events import match_changed, tournament_seated
+from hearts_site.http import server_loop
 
 logger = logging.getLogger(__name__)
 
@@ -26,6 +28,36 @@ def match_group(match_id: int) -> str:
 def user_group(user_id: int) -> str:
     """Name the group of one user's connections, on whatever page they are."""
     return f"user-{user_id}"
+
+
+async def _send_all(layer, messages: list[tuple[str, dict]], about: str) -> None:
+    try:
+        for group, message in messages:
+            await layer.group_send(group, message)
+    except Exception:
+        # The change is already committed; a lost event only delays a page, which catches up
+        # by comparing versions when its socket reconnects (or when it next polls).
+        logger.exception("Could not relay %s", about)
+
+
+def _send(messages: list[tuple[str, dict]], about: str) -> None:
+    """Send group events: handed to the server's event loop if there is one, else sent now.
+
+    In a server the request goes on without waiting for them (with Redis, that wait is several
+    round trips); elsewhere (tests, the shell, the worker) they are sent before returning.
+    """
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    loop = server_loop()
+    if loop is not None:
+        asyncio.run_coroutine_threadsafe(_send_all(layer, messages, about), loop)
+        return
+    try:
+        async_to_sync(_send_all)(layer, messages, about)
+    except RuntimeError:
+        # Called from a thread that runs an event loop of its own: nothing can wait here.
+        logger.exception("Could not relay %s", about)
 
 
 @receiver(match_changed, dispatch_uid="games.live.relay")
@@ -41,32 +73,19 @@ def relay(
 ) -> None:
     """Tell the match's followers it changed, and each person whose turn it became."""
     sent = time.time()  # on_commit runs this right after the commit: the move's moment
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    send = async_to_sync(layer.group_send)
-    to_act = sorted(set(to_act_user_ids))
-    try:
-        send(
-            match_group(match_id),
-            {
-                "type": "match.updated",
-                "match": match_id,
-                "version": version,
-                "status": status,
-                "to_act": to_act,
-                "sent": sent,
-            },
-        )
-        for user_id in sorted(set(became_to_act_user_ids)):
-            send(
-                user_group(user_id),
-                {"type": "turn.notify", "match": match_id, "version": version, "sent": sent},
-            )
-    except Exception:
-        # The move is already committed; a lost event only delays a page, which catches up
-        # by comparing versions when its socket reconnects (or when it next polls).
-        logger.exception("Could not relay the change to match %s", match_id)
+    update = {
+        "type": "match.updated",
+        "match": match_id,
+        "version": version,
+        "status": status,
+        "to_act": sorted(set(to_act_user_ids)),
+        "sent": sent,
+    }
+    messages = [(match_group(match_id), update)]
+    for user_id in sorted(set(became_to_act_user_ids)):
+        notice = {"type": "turn.notify", "match": match_id, "version": version, "sent": sent}
+        messages.append((user_group(user_id), notice))
+    _send(messages, f"the change to match {match_id}")
 
 
 @receiver(tournament_seated, dispatch_uid="games.live.seated")
@@ -74,9 +93,6 @@ def relay_seated(
     sender, *, user_id: int, tournament: str, round: int, table: int, url: str, **kwargs
 ) -> None:
     """Tell a player where they sit in a tournament's round, with a link to go there."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
     event = {
         "type": "tournament.seated",
         "tournament": tournament,
@@ -84,8 +100,4 @@ def relay_seated(
         "table": table,
         "url": url,
     }
-    try:
-        async_to_sync(layer.group_send)(user_group(user_id), event)
-    except Exception:
-        # Committed already; the player also finds the table on their pages.
-        logger.exception("Could not tell user %s where they are seated", user_id)
+    _send([(user_group(user_id), event)], f"the seat of user {user_id}")

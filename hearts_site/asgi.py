@@ -3,7 +3,7 @@
 import os
 import sys
 
-from django.core.asgi import get_asgi_application
+import django
 
 # The event loop (every socket) shares the GIL with the threads that run views. By default a
 # thread keeps it for 5 ms before the loop may take a turn, so a live event waiting behind a page
@@ -13,20 +13,21 @@ sys.setswitchinterval(SWITCH_INTERVAL)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
 # Django must be set up before anything imports models (the WebSocket routes do).
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
+from hearts_site.http import HttpHandler  # noqa: E402
 from hearts_site.sqlite_wal import keep_wal_open  # noqa: E402
 
 keep_wal_open()
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": HttpHandler(),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

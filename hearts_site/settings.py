@@ -102,6 +102,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
+    # Each server thread keeps its connection: opening one (and setting up WAL) costs about a
+    # millisecond, more than most queries. Requests run in a fixed pool of threads
+    # (hearts_site/http.py), so kept connections do not pile up.
+    DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("DATABASE_CONN_MAX_AGE", "600"))
     # Tests use a file too (not the in-memory default), so they exercise WAL, immediate
     # transactions and concurrent connections the way the site runs; one per test process.
     DATABASES["default"]["TEST"] = {
@@ -141,6 +145,9 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- Accounts --------------------------------------------------------------------------------
+# Sessions are read from the cache (the database keeps them too): every signed-in request reads
+# its session, and a cache hit costs less than a query.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -7,9 +7,10 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.factories import HTMX, make_match, next_move, state_of
 
-# Generous enough for the lock, the log, the snapshot and the re-rendered regions; a query
-# per card, per trick or per hand would break it as soon as a match grows.
-PLAY_BOUND = 16
+# The user, the lock, the seats and the hand, the log, the hand's and the match's rows and the
+# transaction (9), and one to spare for the seats' turns; the re-rendered regions add none. A
+# query per card, per trick or per hand would break it as soon as a match grows.
+PLAY_BOUND = 10
 PAGE_BOUND = 8
 
 

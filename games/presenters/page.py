@@ -8,7 +8,7 @@ from games import engine
 from games.models import Match, MoonOption, Seat
 
 from .hand import hand_cards, pass_info
-from .sheet import score_sheet
+from .sheet import score_sheet, sheet_lines
 from .table import (
     Play,
     announcement,
@@ -37,7 +37,7 @@ def match_context(
     around = places(seats, seat, view)
     by_pos = {p.position: p for p in around}
     me = by_pos[seat.position] if seat else None
-    lines = list(match.score_lines.order_by("hand_number", "seat")) if match.hand_no else []
+    lines = sheet_lines(view)
     summary = last_hand(around, lines)
     result = result_of(match, around)
     context: dict[str, object] = {

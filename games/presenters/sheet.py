@@ -6,7 +6,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.models import Match, ScoreLine
+from games import engine
+from games.models import Match
 
 from .table import Place
 
@@ -14,6 +15,40 @@ MOON_WORDS = {"subtract": "subtracted 26", "add": "added 26 to everyone else"}
 # Line colours and dash patterns for the chart: told apart without colour too.
 PALETTE = ("#c8102e", "#1a5fb4", "#1e7b45", "#9a6400", "#7b2cbf", "#d9480f", "#0b7285")
 DASHES = ("", "7 4", "2 4", "10 4 2 4", "4 4", "1 4", "12 5")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One seat's score for one hand: what the log's `ScoreLine` row holds, from the engine."""
+
+    hand_number: int
+    seat: int
+    score: int
+    total: int
+    shot_moon: bool
+    moon_option: str
+
+
+def sheet_lines(view: engine.PublicView | None) -> list[Line]:
+    """Return the score sheet's lines by hand, then seat, from the engine's view.
+
+    Every view carries the whole public score sheet, which the services copy into `ScoreLine`
+    rows as each hand ends; reading it here saves the page a query.
+    """
+    if view is None:
+        return []
+    return [
+        Line(
+            hand_number=number,
+            seat=seat,
+            score=row.scores[seat],
+            total=row.totals[seat],
+            shot_moon=row.moon == seat,
+            moon_option=(row.moon_option or "") if row.moon == seat else "",
+        )
+        for number, row in enumerate(view.sheet, start=1)
+        for seat in range(len(row.scores))
+    ]
 
 
 @dataclass(frozen=True)
@@ -66,9 +101,7 @@ class Chart:
     desc: str
 
 
-def score_sheet(
-    match: Match, places: Sequence[Place], lines: Sequence[ScoreLine]
-) -> dict[str, object]:
+def score_sheet(match: Match, places: Sequence[Place], lines: Sequence[Line]) -> dict[str, object]:
     """Return the score sheet rows (R4.1) and the running-totals chart."""
     by_hand: dict[int, dict[int, SheetCell]] = {}
     for line in lines:

@@ -9,9 +9,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from games import engine
-from games.models import Match, MatchStatus, ScoreLine, Seat
+from games.models import Match, MatchStatus, Seat
+
+if TYPE_CHECKING:
+    from .sheet import Line
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,7 @@ def places(seats: Sequence[Seat], me: Seat | None, view: engine.PublicView | Non
     return sorted(result, key=lambda p: (p.position - anchor) % n)
 
 
-def last_hand(places: Sequence[Place], lines: Sequence[ScoreLine]) -> dict | None:
+def last_hand(places: Sequence[Place], lines: Sequence[Line]) -> dict | None:
     """Return the points each seat scored in the latest scored hand, or None before any."""
     if not lines:
         return None

@@ -22,6 +22,8 @@ from games.services.errors import (
 from games.services.events import announce_after_commit
 
 BOT = engine.BaselineBot()
+# The match columns a change may touch; the rest (rules, options, deals) are set at creation.
+CHANGING_FIELDS = ["status", "started_at", "finished_at", "hand_no", "snapshot", "version"]
 
 
 def hand_seed(match_seed: int, number: int) -> int:
@@ -45,7 +47,11 @@ class LockedTable:
 
     def __init__(self, match: Match) -> None:
         self.match = match
-        self.seats: list[Seat] = list(match.seats.all())
+        # With what their names need, so the page rendered after the change reuses them. (The
+        # default ordering, by match first, would join the match table to sort one match.)
+        self.seats: list[Seat] = list(
+            match.seats.select_related("user__profile").order_by("position")
+        )
         self.state: engine.Match | None = (
             engine.Match.from_snapshot(match.snapshot) if match.snapshot else None
         )
@@ -55,6 +61,7 @@ class LockedTable:
         self._actions: list[Action] = []
         self._hands_to_save: dict[int, Hand] = {}
         self._seats_before = {seat.pk: (seat.to_act, seat.waiting_since) for seat in self.seats}
+        self._before = (match.hand_no, match.status)
         self._new_version = match.version + 1
         self._now = timezone.now()
 
@@ -254,9 +261,12 @@ class LockedTable:
         match = self.match
         match.snapshot = self.state.snapshot() if self.state else None
         match.version = self._new_version
-        match.save()
-        # Hand the state on to whoever renders the result, so it is not parsed again.
+        match.save(update_fields=[*CHANGING_FIELDS, "updated_at"])
+        # Hand the state and the seats on to whoever renders the result, so that neither is
+        # read again, and say whether the score sheet changed (a hand or the match ended).
         match.engine_state = self.state
+        match.loaded_seats = self.seats
+        match.sheet_changed = self._before != (match.hand_no, match.status)
         self._update_turns()
         to_act = [s.user_id for s in self.seats if s.to_act and s.user_id]
         # A player still choosing a pass while others pass is not told again: only a new turn.

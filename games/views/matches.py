@@ -38,7 +38,9 @@ def _viewable(request: HttpRequest, pk: int) -> Match:
 
 
 def _context(request: HttpRequest, match: Match, **extra) -> dict:
-    context = presenters.match_context(match, request.user, **extra)
+    # A match just changed by a service brings its seats along.
+    seats = getattr(match, "loaded_seats", None)
+    context = presenters.match_context(match, request.user, seats=seats, **extra)
     if context["is_player"]:
         path = reverse("invite", args=[match.invite_code])
         context["invite_url"] = request.build_absolute_uri(path)
@@ -90,23 +92,25 @@ def _act(
     done: str = "",
 ) -> HttpResponse:
     """Validate the form, call one service, then redirect or render the changed regions."""
-    match = get_object_or_404(Match, pk=pk)
-    before = (match.hand_no, match.status)
     if not form.is_valid():
+        match = get_object_or_404(Match, pk=pk)
         return _refused(request, match, first_error(form), BAD_INPUT, selected)
     try:
         match = action(form.cleaned_data)
     except services.NotFound as refusal:
         raise Http404(refusal.message) from None
     except services.ActionRefused as refusal:
+        match = get_object_or_404(Match, pk=pk)
         return _refused(request, match, refusal.message, refusal.status, selected)
     if not request.htmx or match.status == MatchStatus.OPEN:
         if done:
             messages.success(request, done)
         return redirect(match)
     regions = ("table", "status")
-    if before != (match.hand_no, match.status):
-        regions += ("scores",)  # a finished hand (or match) adds to the score sheet
+    # A finished hand (or match) adds to the score sheet; a repeated move, answered without
+    # changing anything, does not say, so it gets the sheet too.
+    if getattr(match, "sheet_changed", True):
+        regions += ("scores",)
     return _regions(request, _context(request, match), also=regions)
 
 

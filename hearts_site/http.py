@@ -1,0 +1,101 @@
+"""Serve Django's HTTP requests under ASGI with one trip to a worker thread per request.
+
+Django's own ASGI handler runs the middleware chain in async mode: every middleware that is
+not natively async (most of Django's, and WhiteNoise) and the view itself each cross between
+the event loop and a thread, a dozen crossings per request, in a thread created afresh for each
+request. Every crossing waits for a thread to be scheduled, which on a busy machine costs far
+more than the work in between. Here the whole chain runs synchronously, as under WSGI, in a
+thread from a fixed pool: the event loop only reads the request and writes the response.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from asgiref.sync import sync_to_async
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.http import HttpResponseBase
+from django.urls import set_script_prefix
+
+# Threads wait on the database (a row lock, SQLite's write lock) as much as they compute, so a
+# few more threads than cores keep a quick request from queueing behind a waiting one.
+WORKERS = int(os.environ.get("HTTP_WORKER_THREADS", "8"))
+
+# The serving event loop, once a request has arrived: code in a worker thread may hand it work
+# (a live event) without waiting for the result.
+_loop: asyncio.AbstractEventLoop | None = None
+
+
+# Each worker thread's own context, kept from one request to the next.
+_threads = threading.local()
+
+
+def in_thread_context(func, *args):
+    """Call func in this worker thread's lasting context, as a thread of a WSGI server would.
+
+    Django keeps some per-connection objects in context-local storage: the caches above all.
+    In a context copied afresh for each request, every request would build its cache client
+    anew, and with Redis that means a new connection per request.
+    """
+    context = getattr(_threads, "context", None)
+    if context is None:
+        context = _threads.context = contextvars.Context()
+    return context.run(func, *args)
+
+
+def server_loop() -> asyncio.AbstractEventLoop | None:
+    """Return the event loop serving HTTP in this process, if one is running."""
+    return _loop if _loop is not None and _loop.is_running() else None
+
+
+class HttpHandler(ASGIHandler):
+    """Django's ASGI handler with the middleware chain and the view run in one worker thread."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.executor = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="http")
+
+    def load_middleware(self, is_async: bool = False) -> None:
+        """Build the chain in sync mode: no middleware crosses to a thread on its own."""
+        super().load_middleware(is_async=False)
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        global _loop
+        _loop = asyncio.get_running_loop()
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:  # the client went away while sending
+            return
+        try:
+            respond = sync_to_async(
+                in_thread_context, thread_sensitive=False, executor=self.executor
+            )
+            response = await respond(self.respond, scope, body_file)
+            await self.send_response(response, send)
+            if response.streaming:
+                # A streamed body (a static file) is closed once sent, as Django does.
+                await respond(response.close)
+        finally:
+            body_file.close()
+
+    def respond(self, scope, body_file) -> HttpResponseBase:
+        """Run one request through the middleware and the view, in a worker thread."""
+        set_script_prefix(get_script_prefix(scope))
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, response = self.create_request(scope, body_file)
+        if request is not None:
+            response = self.get_response(request)
+            response._handler_class = self.__class__
+        if not response.streaming:
+            # The body is complete: close now, in the thread that used the database, so that
+            # request_finished releases this thread's connections.
+            response.close()
+        return response

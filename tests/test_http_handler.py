@@ -1,0 +1,191 @@
+"""The ASGI handler for HTTP: the whole middleware chain in one worker thread per request."""
+
+import asyncio
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from asgiref.sync import async_to_sync, iscoroutinefunction, sync_to_async
+from asgiref.testing import ApplicationCommunicator
+from django.core.cache import caches
+
+from games.live import match_group, relay, user_group
+from hearts_site import http
+from hearts_site.http import HttpHandler
+
+TIMEOUT = 5
+
+
+def run(scenario):
+    """Run an async scenario on a thread of its own (a browser test may hold a running loop)."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(async_to_sync(scenario)).result()
+
+
+async def fetch(app, method: str, path: str, body: bytes = b"") -> dict:
+    """Send one request through the ASGI app; return its status, headers and whole body."""
+    scope = {
+        "type": "http",
+        "http_version": "1.1",
+        "method": method,
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "headers": [(b"host", b"127.0.0.1")],
+    }
+    communicator = ApplicationCommunicator(app, scope)
+    await communicator.send_input({"type": "http.request", "body": body})
+    start = await communicator.receive_output(TIMEOUT)
+    response = {"status": start["status"], "headers": start["headers"], "body": b""}
+    while True:
+        # The last message of a streamed body may carry no body at all (ASGI allows it).
+        message = await communicator.receive_output(TIMEOUT)
+        response["body"] += message.get("body", b"")
+        if not message.get("more_body"):
+            return response
+
+
+def headers_of(response: dict) -> dict[str, str]:
+    return {name.decode().lower(): value.decode() for name, value in response["headers"]}
+
+
+def test_the_middleware_chain_is_built_synchronous_end_to_end():
+    handler = HttpHandler()
+    assert not iscoroutinefunction(handler._middleware_chain)
+    assert all(not iscoroutinefunction(method) for method in handler._view_middleware)
+
+
+def test_a_request_goes_through_every_middleware_and_the_view():
+    async def scenario():
+        return await fetch(HttpHandler(), "GET", "/healthz")
+
+    response = run(scenario)
+    assert response["status"] == 200
+    assert response["body"] == b"ok"
+    headers = headers_of(response)
+    assert headers["x-frame-options"] == "DENY"  # the clickjacking middleware ran
+    assert "no-cache" in headers["cache-control"]  # and so did the view's decorator
+
+
+# WhiteNoise answers with a file's synchronous iterator, which Django's ASGI code reads in a
+# thread and says so.
+@pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume synchronous iterators")
+def test_a_static_file_is_streamed_whole():
+    async def scenario():
+        return await fetch(HttpHandler(), "GET", "/static/games/site.css")
+
+    response = run(scenario)
+    assert response["status"] == 200
+    assert headers_of(response)["content-type"].startswith("text/css")
+    assert b".playing-card" in response["body"]
+
+
+def test_a_refused_post_is_answered_by_the_chain_not_the_server():
+    async def scenario():
+        return await fetch(HttpHandler(), "POST", "/matches/1/play/", b"card=QS")
+
+    response = run(scenario)
+    assert response["status"] == 403  # no CSRF token: refused before the view
+
+
+def test_it_runs_each_request_in_its_pool_not_the_event_loop():
+    handler = HttpHandler()
+    seen = []
+    chain = handler._middleware_chain
+
+    def spy(request):
+        seen.append(threading.current_thread().name)
+        return chain(request)
+
+    handler._middleware_chain = spy
+
+    async def scenario():
+        for _ in range(3):
+            await fetch(handler, "GET", "/healthz")
+
+    run(scenario)
+    assert len(seen) == 3 and all(name.startswith("http") for name in seen), seen
+
+
+def test_a_worker_thread_keeps_its_cache_client_from_one_request_to_the_next():
+    """As in a WSGI server's thread: a Redis cache would otherwise reconnect for every request."""
+    handler = HttpHandler()
+    handler.executor = ThreadPoolExecutor(max_workers=1)
+    clients = []
+    chain = handler._middleware_chain
+
+    def spy(request):
+        clients.append(caches["default"])
+        return chain(request)
+
+    handler._middleware_chain = spy
+
+    async def scenario():
+        for _ in range(2):
+            await fetch(handler, "GET", "/healthz")
+
+    run(scenario)
+    assert len(clients) == 2 and clients[0] is clients[1]
+
+
+def test_a_live_event_is_handed_to_the_serving_loop_without_waiting(monkeypatch):
+    """In a server, a committed move's events go to its loop; the request does not wait."""
+    returned = threading.Event()
+    sent: list[tuple[str, dict, bool]] = []
+
+    class SlowLayer:
+        async def group_send(self, group: str, message: dict) -> None:
+            # Give the relaying thread a second to come back before this send completes.
+            for _ in range(100):
+                if returned.is_set():
+                    break
+                await asyncio.sleep(0.01)
+            sent.append((group, message, returned.is_set()))
+
+    monkeypatch.setattr("games.live.get_channel_layer", lambda: SlowLayer())
+
+    def move_committed() -> None:
+        relay(None, match_id=41, version=7, to_act_user_ids=[5], status="active",
+              became_to_act_user_ids=[5])  # fmt: skip
+        returned.set()
+
+    async def scenario():
+        await fetch(HttpHandler(), "GET", "/healthz")
+        assert http.server_loop() is not None  # this loop now serves HTTP
+        await sync_to_async(move_committed, thread_sensitive=False)()
+        for _ in range(200):
+            if len(sent) == 2:
+                break
+            await asyncio.sleep(0.01)
+
+    run(scenario)
+    assert [(group, returned_first) for group, _, returned_first in sent] == [
+        (match_group(41), True),
+        (user_group(5), True),
+    ]
+    assert sent[0][1]["version"] == 7 and sent[1][1] == {
+        "type": "turn.notify",
+        "match": 41,
+        "version": 7,
+    }
+
+
+def test_without_a_serving_loop_events_are_sent_before_returning(monkeypatch):
+    sent: list[str] = []
+
+    class Layer:
+        async def group_send(self, group: str, message: dict) -> None:
+            sent.append(group)
+
+    monkeypatch.setattr("games.live.get_channel_layer", lambda: Layer())
+    monkeypatch.setattr("games.live.server_loop", lambda: None)
+
+    def move_committed() -> None:
+        relay(None, match_id=3, version=1, to_act_user_ids=[], status="active",
+              became_to_act_user_ids=[])  # fmt: skip
+        assert sent == [match_group(3)]  # already sent, before returning
+
+    # On a thread of its own, as a browser test may hold a running loop in this one.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(move_committed).result()
+    assert sent == [match_group(3)]
