@@ -22,7 +22,6 @@ import os
 import random
 import re
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -33,25 +32,15 @@ import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchlib import free_port, percentile, reset_postgres  # beside this script
+
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "bench-password-1"
-POSTGRES_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
 
 VERSION_RE = re.compile(r'name="version" value="(\d+)"')
 PASS_RE = re.compile(r'name="cards" value="([2-9TJQKA][CDHS])"')
 PLAY_RE = re.compile(r'<button type="submit" name="card" value="([2-9TJQKA][CDHS])"([^>]*)>')
 MOON_RE = re.compile(r'name="option" value="(subtract|add)"')
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 @dataclass
@@ -207,17 +196,6 @@ def create_players(env: dict[str, str], count: int) -> list[str]:
     return names
 
 
-def reset_postgres(name: str) -> str:
-    import psycopg
-
-    if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
-        raise ValueError(f"not a plain database name: {name!r}")
-    with psycopg.connect(POSTGRES_ADMIN, autocommit=True) as connection:
-        connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        connection.execute(f"CREATE DATABASE {name}")
-    return f"postgres://postgres@127.0.0.1:5432/{name}"
-
-
 @dataclass
 class Options:
     """How a run is set up: its size and where the PostgreSQL profile keeps its data."""
@@ -252,10 +230,14 @@ def run_profile(profile: str, options: Options, workdir: Path) -> Figures:
     matches, target, think = options.matches, options.target, options.think
     names = create_players(env, matches)
     port = free_port()
+    # The server's log goes to a file: a pipe nobody reads until the end would fill up and
+    # stop the server mid-run if it logged much.
+    log = workdir / f"{profile}-server.log"
+    log_file = log.open("wb")
     server = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
          "hearts_site.asgi:application"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log_file,
     )  # fmt: skip
     figures = Figures()
     try:
@@ -297,11 +279,13 @@ def run_profile(profile: str, options: Options, workdir: Path) -> Figures:
         probe.join()
     finally:
         server.terminate()
-        _, stderr = server.communicate(timeout=20)
+        server.wait(timeout=20)
+        log_file.close()
+    stderr = log.read_bytes()
     if b"Traceback" in stderr:
-        log = Path(tempfile.gettempdir()) / f"hearts-bench-{profile}-server.log"
-        log.write_bytes(stderr)
-        figures.error(f"the server logged {stderr.count(b'Traceback')} traceback(s); see {log}")
+        kept = Path(tempfile.gettempdir()) / f"hearts-bench-{profile}-server.log"
+        kept.write_bytes(stderr)  # the work folder is deleted when the run ends
+        figures.error(f"the server logged {stderr.count(b'Traceback')} traceback(s); see {kept}")
     report(profile, matches, target, think, wall, figures)
     return figures
 

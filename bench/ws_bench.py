@@ -38,6 +38,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchlib import free_port, percentile, reset_postgres  # beside this script
 from ws_clients import (  # beside this script, which Python puts first on the path
     PASSWORD,
     Browser,
@@ -52,7 +53,6 @@ from ws_clients import (  # beside this script, which Python puts first on the p
 
 ROOT = Path(__file__).resolve().parent.parent
 SEATS = 4
-POSTGRES_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
 
 
 # Runs inside the site (`manage.py shell -c`): players, active matches past the pass (so
@@ -86,17 +86,6 @@ idle = [services.create_match(users[name], services.MatchOptions()).pk for name 
 ids = {name: user.pk for name, user in users.items()}
 print(json.dumps({"active": active, "idle": idle, "ids": ids}))
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 def rss_kb(pid: int) -> int:
@@ -136,15 +125,6 @@ def site_env(args: argparse.Namespace, workdir: Path) -> dict[str, str]:
     if args.profile == "postgres":
         env["DATABASE_URL"] = reset_postgres(args.pg_database)
     return env
-
-
-def reset_postgres(name: str) -> str:
-    import psycopg
-
-    with psycopg.connect(POSTGRES_ADMIN, autocommit=True) as connection:
-        connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        connection.execute(f"CREATE DATABASE {name}")
-    return f"postgres://postgres@127.0.0.1:5432/{name}"
 
 
 def flush_redis(url: str) -> None:
