@@ -70,7 +70,10 @@ def test_a_request_goes_through_every_middleware_and_the_view():
 # WhiteNoise answers with a file's synchronous iterator, which Django's ASGI code reads in a
 # thread and says so.
 @pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume synchronous iterators")
-def test_a_static_file_is_streamed_whole():
+def test_a_static_file_is_streamed_whole(settings):
+    # From the app's static folder, as in development: a fresh checkout has no collectstatic.
+    settings.WHITENOISE_USE_FINDERS = True
+
     async def scenario():
         return await fetch(HttpHandler(), "GET", "/static/games/site.css")
 
