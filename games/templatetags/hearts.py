@@ -56,6 +56,26 @@ def card_inner(card: engine.Card) -> str:
     )
 
 
+@register.simple_tag
+@cache
+def play_button(card: engine.Card, legal: bool, reason_id: str | None) -> str:
+    """Render a card of the hand as a play button; a disabled one points to its reason.
+
+    The hand is the hottest part of the page a move answers with: thirteen buttons built
+    from a handful of variants each, so each variant is built once per process.
+    """
+    state = "" if legal else format_html(' disabled aria-describedby="{}"', reason_id)
+    return format_html(
+        '<button type="submit" name="card" value="{}" data-card="{}" class="playing-card {}"{}>'
+        "{}</button>",
+        card,
+        card,
+        suit_class(card),
+        state,
+        card_inner(card),
+    )
+
+
 @register.filter
 def signed(value: int) -> str:
     """Return a score with its sign: "+5", "0", "−26"."""
