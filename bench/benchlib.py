@@ -35,3 +35,24 @@ def reset_postgres(name: str) -> str:
         connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         connection.execute(f"CREATE DATABASE {name}")
     return f"postgres://postgres@127.0.0.1:5432/{name}"
+
+
+def production_env(environ: dict[str, str]) -> dict[str, str]:
+    """Return `environ` for a production-like site on plain HTTP at 127.0.0.1.
+
+    DEBUG is off, as in production (cached templates); the security settings that need HTTPS
+    are off, since the benchmark talks plain HTTP. The caller chooses the database.
+    """
+    drop = {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env = {k: v for k, v in environ.items() if k not in drop}
+    env.update(
+        DEBUG="0",
+        SECRET_KEY="bench-" + "x7Qp!2Lz" * 8,
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="0",
+        SESSION_COOKIE_SECURE="0",
+        CSRF_COOKIE_SECURE="0",
+        SECURE_HSTS_SECONDS="0",
+        LOG_LEVEL="WARNING",
+    )
+    return env

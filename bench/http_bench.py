@@ -32,7 +32,7 @@ import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchlib import free_port, percentile, reset_postgres  # beside this script
+from benchlib import free_port, percentile, production_env, reset_postgres  # beside this script
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "bench-password-1"
@@ -209,17 +209,7 @@ class Options:
 
 def run_profile(profile: str, options: Options, workdir: Path) -> Figures:
     """Serve one profile with daphne and play `matches` matches against it at once."""
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
-    env.update(
-        DEBUG="0",
-        SECRET_KEY="bench-" + "x7Qp!2Lz" * 8,
-        ALLOWED_HOSTS="127.0.0.1",
-        SECURE_SSL_REDIRECT="0",
-        SESSION_COOKIE_SECURE="0",
-        CSRF_COOKIE_SECURE="0",
-        SECURE_HSTS_SECONDS="0",
-        LOG_LEVEL="WARNING",
-    )
+    env = production_env(os.environ)
     if profile == "sqlite":
         env["DATABASE_URL"] = f"sqlite:///{workdir / 'bench.sqlite3'}"
     else:

@@ -38,7 +38,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchlib import free_port, percentile, reset_postgres  # beside this script
+from benchlib import free_port, percentile, production_env, reset_postgres  # beside this script
 from ws_clients import (  # beside this script, which Python puts first on the path
     PASSWORD,
     Browser,
@@ -107,19 +107,8 @@ def cpu_seconds(pid: int) -> float:
 
 def site_env(args: argparse.Namespace, workdir: Path) -> dict[str, str]:
     """Return the environment of a production-like site in the profile asked for."""
-    drop = {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    env = {k: v for k, v in os.environ.items() if k not in drop}
-    env.update(
-        DEBUG="0",
-        SECRET_KEY="bench-" + "x7Qp!2Lz" * 8,
-        ALLOWED_HOSTS="127.0.0.1",
-        SECURE_SSL_REDIRECT="0",
-        SESSION_COOKIE_SECURE="0",
-        CSRF_COOKIE_SECURE="0",
-        SECURE_HSTS_SECONDS="0",
-        LOG_LEVEL="WARNING",
-        DATABASE_URL=f"sqlite:///{workdir / 'bench.sqlite3'}",
-    )
+    env = production_env(os.environ)
+    env["DATABASE_URL"] = f"sqlite:///{workdir / 'bench.sqlite3'}"
     if args.profile in ("redis", "postgres"):
         env["REDIS_URL"] = args.redis_url
     if args.profile == "postgres":
