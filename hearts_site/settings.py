@@ -148,6 +148,8 @@ else:
 # Sessions are read from the cache (the database keeps them too): every signed-in request reads
 # its session, and a cache hit costs less than a query.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# Django's model backend, with the signed-in user read in plain SQL (games/accounts/backends.py).
+AUTHENTICATION_BACKENDS = ["games.accounts.backends.ModelBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -10,8 +10,9 @@ import random
 
 from django.utils import timezone
 
-from games import engine
+from games import engine, rows
 from games.models import Action, Hand, Match, MatchStatus, ScoreLine, Seat
+from games.services import table_rows
 from games.services.errors import (
     Conflict,
     NotAllowed,
@@ -25,11 +26,6 @@ BOT = engine.BaselineBot()
 # The match columns a change may touch; the rest (rules, options, deals) are set at creation.
 CHANGING_FIELDS = ["status", "started_at", "finished_at", "hand_no", "snapshot", "version"]
 # The columns of the seats and the current hand that a change reads or writes.
-SEAT_FIELDS = [
-    "match_id", "position", "user_id", "controller", "bot_name", "resigned", "to_act",
-    "waiting_since", "final_total", "rank",
-]  # fmt: skip
-HAND_FIELDS = ["match_id", "number", "next_seq", "finished_at"]
 
 
 def hand_seed(match_seed: int, number: int) -> int:
@@ -51,25 +47,13 @@ def decision_value(decision: dict) -> tuple[str, str]:
 class LockedTable:
     """A match row locked for update, with what one change needs to read and write."""
 
-    def __init__(self, match: Match) -> None:
+    def __init__(self, match: Match, seats: list[Seat], hand: Hand | None) -> None:
         self.match = match
-        # With what their names need, so the page rendered after the change reuses them, and
-        # no more: building whole user rows is a good part of a move's cost. Sorted here, as
-        # a few rows are sorted faster than an ORDER BY is compiled (and the default ordering,
-        # by match first, would join the match table to sort one match).
-        seats = match.seats.select_related("user__profile").only(
-            *SEAT_FIELDS, "user__username", "user__profile__display_name"
-        )
-        self.seats: list[Seat] = sorted(seats.order_by(), key=lambda seat: seat.position)
+        self.seats = seats
         self.state: engine.Match | None = (
             engine.Match.from_snapshot(match.snapshot) if match.snapshot else None
         )
-        self.hand: Hand | None = (
-            # Without the deal: the snapshot already holds the cards.
-            Hand.objects.only(*HAND_FIELDS).get(match=match, number=match.hand_no)
-            if match.hand_no
-            else None
-        )
+        self.hand = hand
         self._actions: list[Action] = []
         self._hands_to_save: dict[int, Hand] = {}
         self._seats_before = {seat.pk: (seat.to_act, seat.waiting_since) for seat in self.seats}
@@ -79,12 +63,13 @@ class LockedTable:
 
     @classmethod
     def lock(cls, match_id: int) -> "LockedTable":
-        """Lock the match row for the rest of the transaction and load it."""
-        try:
-            match = Match.objects.select_for_update().get(pk=match_id)
-        except Match.DoesNotExist:
-            raise NotFound("There is no such match.") from None
-        return cls(match)
+        """Lock the match row for the rest of the transaction and load it, its seats and hand."""
+        match = table_rows.lock_match(match_id)
+        if match is None:
+            raise NotFound("There is no such match.")
+        seats = table_rows.seats_with_names(match)
+        hand = table_rows.current_hand(match) if match.hand_no else None
+        return cls(match, seats, hand)
 
     # ----- who is asking -----
 
@@ -266,14 +251,13 @@ class LockedTable:
 
     def save(self) -> None:
         """Write the log, the hands, the snapshot and version, and who must act now."""
-        if self._actions:
-            Action.objects.bulk_create(self._actions)
+        rows.insert(self._actions)
         for hand in self._hands_to_save.values():
-            hand.save(update_fields=["next_seq", "finished_at"])
+            rows.update(hand, ["next_seq", "finished_at"])
         match = self.match
         match.snapshot = self.state.snapshot() if self.state else None
         match.version = self._new_version
-        match.save(update_fields=[*CHANGING_FIELDS, "updated_at"])
+        rows.update(match, [*CHANGING_FIELDS, "updated_at"])
         # Hand the state and the seats on to whoever renders the result, so that neither is
         # read again, and say whether the score sheet changed (a hand or the match ended).
         match.engine_state = self.state
@@ -303,5 +287,5 @@ class LockedTable:
                 seat.waiting_since = None
             if (seat.to_act, seat.waiting_since) != self._seats_before.get(seat.pk):
                 changed.append(seat)
-        if changed:
-            Seat.objects.bulk_update(changed, ["to_act", "waiting_since"])
+        for seat in changed:  # one or two seats at a time: a short UPDATE each is cheapest
+            rows.update(seat, ["to_act", "waiting_since"])

@@ -1,0 +1,48 @@
+"""Sessions signed in before the site had its own auth backend now name it, so none is lost.
+
+Django accepts a session only while the backend it names is in AUTHENTICATION_BACKENDS.
+"""
+
+from django.conf import settings
+from django.core.cache import caches
+from django.db import migrations
+from django.utils import timezone
+
+BACKEND_KEY = "_auth_user_backend"
+DJANGO = "django.contrib.auth.backends.ModelBackend"
+GAMES = "games.accounts.backends.ModelBackend"
+
+
+def _rename(apps, old: str, new: str) -> None:
+    from django.contrib.sessions.backends import cached_db
+
+    Session = apps.get_model("sessions", "Session")
+    store = cached_db.SessionStore()
+    cache = caches[settings.SESSION_CACHE_ALIAS]
+    live = Session.objects.filter(expire_date__gt=timezone.now())
+    for session in live.iterator():
+        data = store.decode(session.session_data)
+        if data.get(BACKEND_KEY) != old:
+            continue
+        data[BACKEND_KEY] = new
+        session.session_data = store.encode(data)
+        session.save(update_fields=["session_data"])
+        # The cached copy still names the old backend; the next request reads the row.
+        cache.delete(cached_db.KEY_PREFIX + session.session_key)
+
+
+def forwards(apps, schema_editor) -> None:
+    _rename(apps, DJANGO, GAMES)
+
+
+def backwards(apps, schema_editor) -> None:
+    _rename(apps, GAMES, DJANGO)
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("games", "0004_merge_0003_notifications_0003_tournaments"),
+        ("sessions", "0001_initial"),
+    ]
+
+    operations = [migrations.RunPython(forwards, backwards)]

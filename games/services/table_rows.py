@@ -1,0 +1,90 @@
+"""The rows a move reads: the locked match, its seats with their names, and the hand in play.
+
+Every move reads these three, so they are plain SQL (see `games.rows`); what they return is
+what the querysets they replace returned: `Match.objects.select_for_update().get(pk=...)`,
+the seats with `select_related("user__profile")` limited to the names, and the hand without
+its deal (the snapshot already holds the cards).
+"""
+
+from functools import cache
+
+from django.contrib.auth import get_user_model
+
+from games import rows
+from games.models import Hand, Match, Profile, Seat
+
+SEAT_FIELDS = [
+    "match_id", "position", "user_id", "controller", "bot_name", "resigned", "to_act",
+    "waiting_since", "final_total", "rank",
+]  # fmt: skip
+HAND_FIELDS = ["match_id", "number", "next_seq", "finished_at"]
+
+
+@cache
+def _match() -> rows.Columns:
+    return rows.Columns(Match, alias="m")
+
+
+@cache
+def _seats() -> tuple[rows.Columns, rows.Columns, rows.Columns]:
+    return (
+        rows.Columns(Seat, SEAT_FIELDS, alias="s"),
+        rows.Columns(get_user_model(), ["username"], alias="u"),
+        rows.Columns(Profile, ["user_id", "display_name"], alias="p"),
+    )
+
+
+@cache
+def _hand() -> rows.Columns:
+    return rows.Columns(Hand, HAND_FIELDS, alias="h")
+
+
+def _table(model) -> str:
+    return rows.quote(model._meta.db_table)
+
+
+def _pk(model) -> str:
+    return rows.quote(model._meta.pk.column)
+
+
+def lock_match(match_id: int) -> Match | None:
+    """Lock the match row until the transaction ends and return it (None if there is none)."""
+    found = rows.select(
+        [_match()], f"FROM {_table(Match)} m WHERE m.{_pk(Match)} = %s", [match_id], lock=True
+    )
+    return found[0][0] if found else None
+
+
+def seats_with_names(match: Match) -> list[Seat]:
+    """Return the match's seats in order, each with what its name needs and nothing more."""
+    seat_columns, user_columns, profile_columns = _seats()
+    User = get_user_model()  # noqa: N806 (a model class)
+    found = rows.select(
+        [seat_columns, user_columns, profile_columns],
+        f"FROM {_table(Seat)} s "
+        f"LEFT JOIN {_table(User)} u ON u.{_pk(User)} = s.user_id "
+        f"LEFT JOIN {_table(Profile)} p ON p.user_id = s.user_id "
+        "WHERE s.match_id = %s",
+        [match.pk],
+    )
+    seats = []
+    for seat, user, profile in found:
+        if user is not None:
+            # As select_related caches them: a user without a profile caches "none", so that
+            # asking for it raises DoesNotExist instead of querying.
+            user.__class__.profile.related.set_cached_value(user, profile)
+        Seat.user.field.set_cached_value(seat, user)
+        Seat.match.field.set_cached_value(seat, match)
+        seats.append(seat)
+    # A few rows sort faster in Python than an ORDER BY is parsed.
+    return sorted(seats, key=lambda seat: seat.position)
+
+
+def current_hand(match: Match) -> Hand:
+    """Return the hand in play, without its deal."""
+    ((hand,),) = rows.select(
+        [_hand()],
+        f"FROM {_table(Hand)} h WHERE h.match_id = %s AND h.number = %s",
+        [match.pk, match.hand_no],
+    )
+    return hand

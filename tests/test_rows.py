@@ -1,0 +1,114 @@
+"""The plain-SQL rows of a move read and write exactly what the ORM would."""
+
+import datetime as dt
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import rows
+from games.models import Action, Hand, Match, Profile, Seat
+from games.services import table_rows
+from tests.factories import make_match
+
+pytestmark = pytest.mark.django_db
+
+
+def field_values(instance) -> dict:
+    return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
+
+
+def test_a_match_read_in_plain_sql_equals_the_one_the_orm_reads(alice):
+    match = make_match(alice)  # JSON, booleans, datetimes and nulls among its columns
+    (found,) = rows.select([rows.Columns(Match)], "FROM games_match t WHERE t.id = %s", [match.pk])
+    assert field_values(found[0]) == field_values(Match.objects.get(pk=match.pk))
+    assert isinstance(found[0].snapshot, dict) and isinstance(found[0].started_at, dt.datetime)
+    assert found[0].started_at.tzinfo is not None
+    assert found[0]._state.adding is False
+
+
+def test_some_columns_leave_the_others_deferred_and_keep_the_primary_key(alice):
+    match = make_match(alice)
+    columns = rows.Columns(Match, ["version"])
+    ((found,),) = rows.select([columns], "FROM games_match t WHERE t.id = %s", [match.pk])
+    assert found.pk == match.pk and found.version == match.version
+    assert "snapshot" in found.get_deferred_fields()
+
+
+def test_a_left_join_that_finds_nothing_gives_none(alice):
+    match = make_match(alice)  # seats 1–3 are bots: no user
+    found = rows.select(
+        [rows.Columns(Seat, ["position"], "s"), rows.Columns(get_user_model(), ["username"], "u")],
+        "FROM games_seat s LEFT JOIN auth_user u ON u.id = s.user_id "
+        "WHERE s.match_id = %s ORDER BY s.position",
+        [match.pk],
+    )
+    assert [(seat.position, user and user.username) for seat, user in found] == [
+        (0, "alice"),
+        (1, None),
+        (2, None),
+        (3, None),
+    ]
+
+
+def test_update_writes_the_fields_and_sets_auto_now(alice):
+    match = make_match(alice)
+    before = Match.objects.get(pk=match.pk).updated_at
+    match.version = 41
+    match.snapshot = {"any": ["json", 1]}
+    rows.update(match, ["version", "snapshot", "updated_at"])
+    stored = Match.objects.get(pk=match.pk)
+    assert (stored.version, stored.snapshot) == (41, {"any": ["json", 1]})
+    assert stored.updated_at > before and stored.updated_at == match.updated_at
+
+
+def test_insert_batches_many_rows_and_sets_auto_now_add(alice):
+    match = make_match(alice)
+    hand = Hand.objects.get(match=match, number=1)
+    start = hand.next_seq
+    count = 400  # more than one batch of parameters on SQLite
+    actions = [
+        Action(
+            match=match, hand=hand, seq=start + i, seat=i % 4, kind="play", value="2C",
+            actor="bot", version=99,
+        )
+        for i in range(count)
+    ]  # fmt: skip
+    assert connection.ops.bulk_batch_size(rows._insert_fields(Action), actions) < count
+    rows.insert(actions)
+    stored = Action.objects.filter(match=match, version=99)
+    assert stored.count() == count
+    assert not stored.filter(created_at__isnull=True).exists()
+    assert all(not a._state.adding for a in actions)
+
+
+def test_the_seats_come_with_their_names_and_need_no_further_query(make_user):
+    alice = make_user("alice", "Alice")
+    nameless = make_user("bob")
+    Profile.objects.filter(user=nameless).delete()
+    match = make_match(alice, people=[nameless])
+    match = Match.objects.get(pk=match.pk)
+    seats = table_rows.seats_with_names(match)
+    with CaptureQueriesContext(connection) as queries:
+        names = [seat.name for seat in seats]
+        matches = {seat.match.pk for seat in seats}
+    assert names == ["Alice", "bob", "Cleo", "Dmitri"]
+    assert matches == {match.pk}
+    assert len(queries) == 0
+
+
+def test_the_locked_match_and_its_hand_are_the_rows_the_orm_reads(alice):
+    match = make_match(alice)
+    locked = table_rows.lock_match(match.pk)
+    assert field_values(locked) == field_values(Match.objects.get(pk=match.pk))
+    hand = table_rows.current_hand(locked)
+    expected = Hand.objects.get(match=match, number=locked.hand_no)
+    assert (hand.pk, hand.number, hand.next_seq, hand.finished_at) == (
+        expected.pk,
+        expected.number,
+        expected.next_seq,
+        expected.finished_at,
+    )
+    assert table_rows.lock_match(match.pk + 1000) is None
+
