@@ -111,4 +111,3 @@ def test_the_locked_match_and_its_hand_are_the_rows_the_orm_reads(alice):
         expected.finished_at,
     )
     assert table_rows.lock_match(match.pk + 1000) is None
-
