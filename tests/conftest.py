@@ -20,6 +20,14 @@ def fresh_last_seen_memo():
     seen.forget_writes()
 
 
+@pytest.fixture(autouse=True)
+def fresh_engine_states():
+    """Start each test with no kept engine state: match ids come round again between tests."""
+    from games.services import states
+
+    states.forget()
+
+
 @pytest.fixture
 def clock(monkeypatch):
     """Stop the site's clock at a known time; tests move it with `clock.advance(minutes=...)`."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.utils.functional import SimpleLazyObject
+
 from games import engine
 from games.models import Match, MoonOption, Seat
 
@@ -54,7 +56,8 @@ def match_context(
         "last_trick": last_trick(match, view, by_pos),
         "last_hand": summary,
         "result": result,
-        "sheet": score_sheet(match, around, lines),
+        # Built only if a template shows it: most moves do not redraw the score sheet.
+        "sheet": SimpleLazyObject(lambda: score_sheet(match, around, lines)),
         "announcement": announcement(view, by_pos, me, summary, result),
         "error": error,
         "hand_cards": [],

@@ -8,11 +8,12 @@ log, the score sheet and who is to act, in the one transaction the caller opened
 
 import random
 
+from django.db import transaction
 from django.utils import timezone
 
 from games import engine, rows
 from games.models import Action, Hand, Match, MatchStatus, ScoreLine, Seat
-from games.services import table_rows
+from games.services import states, table_rows
 from games.services.errors import (
     Conflict,
     NotAllowed,
@@ -51,7 +52,7 @@ class LockedTable:
         self.match = match
         self.seats = seats
         self.state: engine.Match | None = (
-            engine.Match.from_snapshot(match.snapshot) if match.snapshot else None
+            states.load(match.pk, match.snapshot) if match.snapshot else None
         )
         self.hand = hand
         self._actions: list[Action] = []
@@ -258,6 +259,10 @@ class LockedTable:
         match.snapshot = self.state.snapshot() if self.state else None
         match.version = self._new_version
         rows.update(match, [*CHANGING_FIELDS, "updated_at"])
+        if self.state is not None:
+            # A copy taken now: whatever happens to this state later, the kept one is as saved.
+            kept = (match.pk, match.snapshot, self.state.copy())
+            transaction.on_commit(lambda: states.keep(*kept))
         # Hand the state and the seats on to whoever renders the result, so that neither is
         # read again, and say whether the score sheet changed (a hand or the match ended).
         match.engine_state = self.state

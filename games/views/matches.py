@@ -41,7 +41,7 @@ def _context(request: HttpRequest, match: Match, **extra) -> dict:
     # A match just changed by a service brings its seats along.
     seats = getattr(match, "loaded_seats", None)
     context = presenters.match_context(match, request.user, seats=seats, **extra)
-    if context["is_player"]:
+    if context["is_player"] and match.status == MatchStatus.OPEN:  # shown while seats are open
         path = reverse("invite", args=[match.invite_code])
         context["invite_url"] = request.build_absolute_uri(path)
     return context

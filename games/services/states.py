@@ -1,0 +1,50 @@
+"""Engine states kept between moves in this process, so that a move seldom rebuilds its state.
+
+Rebuilding a match from its snapshot replays the hand so far through the checked door (about
+a twentieth of a move's time). The state each committed move leaves behind is kept here with
+the snapshot it was saved as; the next move on the match, if the stored snapshot is still
+exactly that one, starts from a copy of it instead. Any change the snapshot does not show
+cannot matter: the snapshot alone determines the state (`engine.Match.from_snapshot`). A
+change made elsewhere (another process, the admin) changes the snapshot, and the state is
+rebuilt from it as before.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from games import engine
+
+# Enough for every match in play on a busy site; a state is a few kilobytes.
+LIMIT = 5000
+
+_states: OrderedDict[int, tuple[dict, engine.Match]] = OrderedDict()
+_lock = threading.Lock()
+
+
+def load(match_id: int, snapshot: dict) -> engine.Match:
+    """Return the match's engine state for this snapshot: a copy of the kept one, or rebuilt."""
+    with _lock:
+        kept = _states.get(match_id)
+    if kept is not None and kept[0] == snapshot:
+        return kept[1].copy()
+    return engine.Match.from_snapshot(snapshot)
+
+
+def keep(match_id: int, snapshot: dict, state: engine.Match) -> None:
+    """Remember the state a committed move saved as `snapshot` (never changed afterwards)."""
+    with _lock:
+        _states[match_id] = (snapshot, state)
+        _states.move_to_end(match_id)
+        while len(_states) > LIMIT:
+            _states.popitem(last=False)
+
+
+def forget(match_id: int | None = None) -> None:
+    """Forget one match's kept state, or every one."""
+    with _lock:
+        if match_id is None:
+            _states.clear()
+        else:
+            _states.pop(match_id, None)
