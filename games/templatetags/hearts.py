@@ -139,6 +139,24 @@ def trick_cards(trick: Iterable) -> SafeString:
     return mark_safe(items or '<li class="visually-hidden">No card played to this trick yet.</li>')
 
 
+@register.simple_tag
+def trick_list(plays: Iterable) -> SafeString:
+    """Render a completed trick as a list: each card, small, with who played it."""
+    return mark_safe(
+        "".join(
+            f'<li>{card_face(p.card, "card-small")} '
+            f'<span class="trick-player">{escape(p.place.who)}</span></li>'
+            for p in plays
+        )
+    )
+
+
+@register.simple_tag
+def card_faces(cards: Iterable, extra: str = "") -> SafeString:
+    """Render several cards side by side."""
+    return mark_safe("".join(card_face(card, extra) for card in cards))
+
+
 @register.filter
 def signed(value: int) -> str:
     """Return a score with its sign: "+5", "0", "−26"."""
