@@ -86,9 +86,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     async def match_updated(self, event: dict) -> None:
         """Pass a change of the followed match on to the page."""
-        await self.send_json(
-            {key: event[key] for key in UPDATE_FIELDS if key in event}
-        )
+        await self.send_json({key: event[key] for key in UPDATE_FIELDS if key in event})
 
     async def turn_notify(self, event: dict) -> None:
         """Tell the page that its user must act in a match."""

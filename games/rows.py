@@ -111,8 +111,11 @@ def select(
     return result
 
 
-def update(instance: models.Model, attnames: Iterable[str]) -> None:
-    """Write these fields of the instance to its row, as `save(update_fields=...)` would.
+Statement = tuple[str, list[Any]]
+
+
+def update_statement(instance: models.Model, attnames: Iterable[str]) -> Statement:
+    """Return the UPDATE that `save(update_fields=...)` would run for these fields.
 
     An `auto_now` field among them takes the current time, on the instance too.
     """
@@ -124,8 +127,7 @@ def update(instance: models.Model, attnames: Iterable[str]) -> None:
     ]
     assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
     sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, instance.pk])
+    return sql, [*values, instance.pk]
 
 
 @cache
@@ -133,32 +135,62 @@ def _insert_fields(model: type[models.Model]) -> tuple[Field, ...]:
     return tuple(f for f in model._meta.concrete_fields if not f.primary_key)
 
 
-def insert(instances: Sequence[models.Model]) -> None:
-    """Insert new rows for these instances of one model, without reading their ids back.
+def insert_statements(instances: Sequence[models.Model]) -> list[Statement]:
+    """Return the INSERTs of new rows for these instances of one model, ids not read back.
 
     Like `bulk_create`: no signals, `auto_now_add` fields set, batched as the backend needs.
     """
     if not instances:
-        return
+        return []
     connection = connections[DB]
     model = type(instances[0])
     fields = _insert_fields(model)
     columns = ", ".join(quote(field.column) for field in fields)
     row_sql = f"({', '.join(['%s'] * len(fields))})"
     batch = max(1, connection.ops.bulk_batch_size(fields, instances))
-    with connection.cursor() as cursor:
-        for start in range(0, len(instances), batch):
-            chunk = instances[start : start + batch]
-            params = [
-                field.get_db_prep_save(field.pre_save(instance, True), connection)
-                for instance in chunk
-                for field in fields
-            ]
-            sql = (
-                f"INSERT INTO {quote(model._meta.db_table)} ({columns}) "
-                f"VALUES {', '.join([row_sql] * len(chunk))}"
-            )
-            cursor.execute(sql, params)
+    statements = []
+    for start in range(0, len(instances), batch):
+        chunk = instances[start : start + batch]
+        params = [
+            field.get_db_prep_save(field.pre_save(instance, True), connection)
+            for instance in chunk
+            for field in fields
+        ]
+        sql = (
+            f"INSERT INTO {quote(model._meta.db_table)} ({columns}) "
+            f"VALUES {', '.join([row_sql] * len(chunk))}"
+        )
+        statements.append((sql, params))
     for instance in instances:
         instance._state.adding = False
         instance._state.db = DB
+    return statements
+
+
+def update(instance: models.Model, attnames: Iterable[str]) -> None:
+    """Write these fields of the instance to its row, as `save(update_fields=...)` would."""
+    run([update_statement(instance, attnames)])
+
+
+def insert(instances: Sequence[models.Model]) -> None:
+    """Insert new rows for these instances of one model (see `insert_statements`)."""
+    run(insert_statements(instances))
+
+
+def run(statements: Sequence[Statement]) -> None:
+    """Run INSERTs and UPDATEs of different rows, in one round trip where the database can.
+
+    PostgreSQL runs them as one statement, all but the last in a WITH clause: every
+    data-modifying part of a WITH runs to completion, against the same snapshot, so they must
+    not touch the same row twice (a move writes each row once). Elsewhere, one by one.
+    """
+    if not statements:
+        return
+    connection = connections[DB]
+    if connection.vendor == "postgresql" and len(statements) > 1:
+        parts = [f"w{i} AS ({sql})" for i, (sql, _) in enumerate(statements[:-1])]
+        sql = f"WITH {', '.join(parts)} {statements[-1][0]}"
+        statements = [(sql, [value for _, params in statements for value in params])]
+    with connection.cursor() as cursor:
+        for sql, params in statements:
+            cursor.execute(sql, params)

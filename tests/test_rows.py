@@ -75,8 +75,11 @@ def test_insert_batches_many_rows_and_sets_auto_now_add(alice):
         )
         for i in range(count)
     ]  # fmt: skip
-    assert connection.ops.bulk_batch_size(rows._insert_fields(Action), actions) < count
-    rows.insert(actions)
+    batch = connection.ops.bulk_batch_size(rows._insert_fields(Action), actions)
+    with CaptureQueriesContext(connection) as queries:
+        rows.insert(actions)
+    # SQLite limits a statement's parameters, so there the rows go in several INSERTs.
+    assert len(queries) == -(-count // batch)
     stored = Action.objects.filter(match=match, version=99)
     assert stored.count() == count
     assert not stored.filter(created_at__isnull=True).exists()
@@ -89,7 +92,7 @@ def test_the_seats_come_with_their_names_and_need_no_further_query(make_user):
     Profile.objects.filter(user=nameless).delete()
     match = make_match(alice, people=[nameless])
     match = Match.objects.get(pk=match.pk)
-    seats = table_rows.seats_with_names(match)
+    seats, _ = table_rows.seats_and_hand(match)
     with CaptureQueriesContext(connection) as queries:
         names = [seat.name for seat in seats]
         matches = {seat.match.pk for seat in seats}
@@ -102,7 +105,7 @@ def test_the_locked_match_and_its_hand_are_the_rows_the_orm_reads(alice):
     match = make_match(alice)
     locked = table_rows.lock_match(match.pk)
     assert field_values(locked) == field_values(Match.objects.get(pk=match.pk))
-    hand = table_rows.current_hand(locked)
+    _, hand = table_rows.seats_and_hand(locked)
     expected = Hand.objects.get(match=match, number=locked.hand_no)
     assert (hand.pk, hand.number, hand.next_seq, hand.finished_at) == (
         expected.pk,
@@ -111,3 +114,46 @@ def test_the_locked_match_and_its_hand_are_the_rows_the_orm_reads(alice):
         expected.finished_at,
     )
     assert table_rows.lock_match(match.pk + 1000) is None
+
+
+def test_writes_sent_together_all_take_effect(alice):
+    match = make_match(alice)
+    hand = Hand.objects.get(match=match, number=1)
+    seat = Seat.objects.get(match=match, position=1)
+    action = Action(
+        match=match, hand=hand, seq=hand.next_seq, seat=1, kind="play", value="2C",
+        actor="bot", version=50,
+    )  # fmt: skip
+    hand.next_seq += 1
+    seat.to_act = True
+    match.version = 50
+    with CaptureQueriesContext(connection) as queries:
+        rows.run(
+            [
+                *rows.insert_statements([action]),
+                rows.update_statement(hand, ["next_seq"]),
+                rows.update_statement(seat, ["to_act"]),
+                rows.update_statement(match, ["version"]),
+            ]
+        )
+    # One round trip on PostgreSQL; one statement each elsewhere.
+    assert len(queries) == (1 if connection.vendor == "postgresql" else 4)
+    assert Action.objects.filter(match=match, version=50).count() == 1
+    assert Hand.objects.get(pk=hand.pk).next_seq == hand.next_seq
+    assert Seat.objects.get(pk=seat.pk).to_act is True
+    assert Match.objects.get(pk=match.pk).version == 50
+
+
+def test_the_seats_and_the_hand_come_in_one_query(alice):
+    match = Match.objects.get(pk=make_match(alice).pk)
+    with CaptureQueriesContext(connection) as queries:
+        seats, hand = table_rows.seats_and_hand(match)
+    assert len(queries) == 1
+    assert [s.position for s in seats] == [0, 1, 2, 3]
+    assert hand.pk == Hand.objects.get(match=match, number=match.hand_no).pk
+
+
+def test_a_match_not_started_has_seats_and_no_hand(alice):
+    match = Match.objects.get(pk=make_match(alice, start=False).pk)
+    seats, hand = table_rows.seats_and_hand(match)
+    assert hand is None and len(seats) == 4

@@ -26,7 +26,8 @@ from games.services.events import announce_after_commit
 BOT = engine.BaselineBot()
 # The match columns a change may touch; the rest (rules, options, deals) are set at creation.
 CHANGING_FIELDS = ["status", "started_at", "finished_at", "hand_no", "snapshot", "version"]
-# The columns of the seats and the current hand that a change reads or writes.
+HAND_CHANGES = ["next_seq", "finished_at"]
+SEAT_CHANGES = ["to_act", "waiting_since"]
 
 
 def hand_seed(match_seed: int, number: int) -> int:
@@ -68,8 +69,7 @@ class LockedTable:
         match = table_rows.lock_match(match_id)
         if match is None:
             raise NotFound("There is no such match.")
-        seats = table_rows.seats_with_names(match)
-        hand = table_rows.current_hand(match) if match.hand_no else None
+        seats, hand = table_rows.seats_and_hand(match)
         return cls(match, seats, hand)
 
     # ----- who is asking -----
@@ -252,13 +252,19 @@ class LockedTable:
 
     def save(self) -> None:
         """Write the log, the hands, the snapshot and version, and who must act now."""
-        rows.insert(self._actions)
-        for hand in self._hands_to_save.values():
-            rows.update(hand, ["next_seq", "finished_at"])
         match = self.match
         match.snapshot = self.state.snapshot() if self.state else None
         match.version = self._new_version
-        rows.update(match, [*CHANGING_FIELDS, "updated_at"])
+        turns_changed = self._update_turns()
+        # The log, the hands, the seats whose turn changed and the match: sent together.
+        rows.run(
+            [
+                *rows.insert_statements(self._actions),
+                *(rows.update_statement(h, HAND_CHANGES) for h in self._hands_to_save.values()),
+                *(rows.update_statement(seat, SEAT_CHANGES) for seat in turns_changed),
+                rows.update_statement(match, [*CHANGING_FIELDS, "updated_at"]),
+            ]
+        )
         if self.state is not None:
             # A copy taken now: whatever happens to this state later, the kept one is as saved.
             kept = (match.pk, match.snapshot, self.state.copy())
@@ -268,7 +274,6 @@ class LockedTable:
         match.engine_state = self.state
         match.loaded_seats = self.seats
         match.sheet_changed = self._before != (match.hand_no, match.status)
-        self._update_turns()
         to_act = [s.user_id for s in self.seats if s.to_act and s.user_id]
         # A player still choosing a pass while others pass is not told again: only a new turn.
         became = [
@@ -278,7 +283,8 @@ class LockedTable:
         ]
         announce_after_commit(match.pk, match.version, to_act, match.status, became)
 
-    def _update_turns(self) -> None:
+    def _update_turns(self) -> list[Seat]:
+        """Mark who must act now (and since when); return the seats whose marks changed."""
         waiting = set()
         if self.state is not None and self.match.status == MatchStatus.ACTIVE:
             waiting = {p for p in self.state.to_act() if not self.is_bot(p)}
@@ -292,5 +298,4 @@ class LockedTable:
                 seat.waiting_since = None
             if (seat.to_act, seat.waiting_since) != self._seats_before.get(seat.pk):
                 changed.append(seat)
-        for seat in changed:  # one or two seats at a time: a short UPDATE each is cheapest
-            rows.update(seat, ["to_act", "waiting_since"])
+        return changed

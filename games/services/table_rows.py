@@ -55,20 +55,29 @@ def lock_match(match_id: int) -> Match | None:
     return found[0][0] if found else None
 
 
-def seats_with_names(match: Match) -> list[Seat]:
-    """Return the match's seats in order, each with what its name needs and nothing more."""
+def seats_and_hand(match: Match) -> tuple[list[Seat], Hand | None]:
+    """Return the seats in order, each with what its name needs, and the hand in play.
+
+    One query: the hand comes joined to every seat's row (a move reads both once it holds
+    the lock, so one round trip serves where two did). Before the first deal there is no hand.
+    """
+    with_hand = match.hand_no > 0
     seat_columns, user_columns, profile_columns = _seats()
     User = get_user_model()  # noqa: N806 (a model class)
-    found = rows.select(
-        [seat_columns, user_columns, profile_columns],
+    columns = [seat_columns, user_columns, profile_columns]
+    joins = (
         f"FROM {_table(Seat)} s "
         f"LEFT JOIN {_table(User)} u ON u.{_pk(User)} = s.user_id "
         f"LEFT JOIN {_table(Profile)} p ON p.user_id = s.user_id "
-        "WHERE s.match_id = %s",
-        [match.pk],
     )
+    params: list = []
+    if with_hand:
+        columns.append(_hand())
+        joins += f"LEFT JOIN {_table(Hand)} h ON h.match_id = s.match_id AND h.number = %s "
+        params.append(match.hand_no)
+    found = rows.select(columns, joins + "WHERE s.match_id = %s", [*params, match.pk])
     seats = []
-    for seat, user, profile in found:
+    for seat, user, profile, *_ in found:
         if user is not None:
             # As select_related caches them: a user without a profile caches "none", so that
             # asking for it raises DoesNotExist instead of querying.
@@ -76,15 +85,6 @@ def seats_with_names(match: Match) -> list[Seat]:
         Seat.user.field.set_cached_value(seat, user)
         Seat.match.field.set_cached_value(seat, match)
         seats.append(seat)
+    hand = found[0][3] if with_hand and found else None
     # A few rows sort faster in Python than an ORDER BY is parsed.
-    return sorted(seats, key=lambda seat: seat.position)
-
-
-def current_hand(match: Match) -> Hand:
-    """Return the hand in play, without its deal."""
-    ((hand,),) = rows.select(
-        [_hand()],
-        f"FROM {_table(Hand)} h WHERE h.match_id = %s AND h.number = %s",
-        [match.pk, match.hand_no],
-    )
-    return hand
+    return sorted(seats, key=lambda seat: seat.position), hand

@@ -144,7 +144,7 @@ def trick_list(plays: Iterable) -> SafeString:
     """Render a completed trick as a list: each card, small, with who played it."""
     return mark_safe(
         "".join(
-            f'<li>{card_face(p.card, "card-small")} '
+            f"<li>{card_face(p.card, 'card-small')} "
             f'<span class="trick-player">{escape(p.place.who)}</span></li>'
             for p in plays
         )
