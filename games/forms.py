@@ -9,7 +9,7 @@ PLAYER_CHOICES = [(n, f"{n} players") for n in range(3, 8)]
 
 
 class CreateMatchForm(forms.Form):
-    """What a player chooses when opening a new match (R1.1, R4.3, R4.5)."""
+    """What a player chooses when opening a new match (R1.1, R4.3, R4.5, R4.7)."""
 
     players = forms.TypedChoiceField(label="Players", choices=PLAYER_CHOICES, coerce=int, initial=4)
     target = forms.IntegerField(
@@ -18,6 +18,17 @@ class CreateMatchForm(forms.Form):
         max_value=500,
         initial=100,
         help_text="The match ends when someone reaches it; 50 is a sensible minimum.",
+    )
+    hands = forms.IntegerField(
+        label="Fixed number of hands",
+        min_value=0,
+        max_value=50,
+        initial=0,
+        required=False,
+        help_text=(
+            "0 plays to the target score. 1 to 50 ends the match after exactly that many hands, "
+            "whatever the totals; the lowest total wins."
+        ),
     )
     moon = forms.ChoiceField(
         label="Shooting the moon", choices=MoonOption.choices, initial=MoonOption.ASK
@@ -53,6 +64,7 @@ class CreateMatchForm(forms.Form):
         return services.MatchOptions(
             players=data["players"],
             target=data["target"],
+            hands=data["hands"] or 0,
             moon=data["moon"],
             bots=data["bots"],
             private=data["private"],

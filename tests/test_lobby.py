@@ -80,6 +80,22 @@ def test_the_form_offers_the_rules_with_their_defaults(alice_client):
     assert 'name="auto_play_forced" id="id_auto_play_forced" checked' in form
     assert 'name="auto_finish" id="id_auto_finish" checked' in form
     assert 'name="private" id="id_private">' in form
+    assert 'name="hands" value="0" min="0" max="50"' in form
+
+
+def test_a_match_of_a_fixed_number_of_hands_is_created_from_the_lobby(alice_client, alice, bob):
+    response = create(alice_client, hands=2)
+    match = Match.objects.get()
+    assert response.status_code == 302 and match.fixed_hands == 2
+    assert "ends after 2 hands" in alice_client.get(response.url).text
+    listed = client_for(bob).get(reverse("lobby")).text.split('id="open-matches"')[1]
+    assert "4 players · 2 hands ·" in listed.split("</section>")[0]
+
+
+def test_an_empty_number_of_hands_plays_to_the_target(alice_client):
+    create(alice_client, hands="")
+    match = Match.objects.get()
+    assert match.fixed_hands == 0 and match.length_words == "ends at 100 points"
 
 
 def test_it_creates_a_match_waiting_for_players(alice_client, alice):
@@ -114,6 +130,8 @@ def test_with_every_other_seat_a_bot_the_match_starts_at_once(alice_client):
         ({"bots": 4}, "Choose between 0 and 3 bots"),
         ({"moon": "sometimes"}, "Select a valid choice"),
         ({"target": None}, "This field is required"),
+        ({"hands": 51}, "less than or equal to 50"),
+        ({"hands": -1}, "greater than or equal to 0"),
     ],
 )
 def test_it_refuses_rules_outside_what_is_allowed(alice_client, fields, message):

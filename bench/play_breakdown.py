@@ -1,0 +1,185 @@
+"""Where a played card's time goes, in process: the request's stages, timed one by one.
+
+Plays whole matches (one person against three bots) through Django's full handler with the
+requests htmx sends, on a fresh database with production settings (DEBUG off), and reports
+for the played cards the median time of each stage and of the queries, so that a change to
+one stage can be measured without the noise of a server under load.
+
+    python bench/play_breakdown.py                  # SQLite, 3 matches
+    python bench/play_breakdown.py --matches 5 --database postgres://postgres@127.0.0.1:5432/x
+    python bench/play_breakdown.py --redis-url redis://127.0.0.1:6379/2   # Redis cache, layer
+
+The stages nest: the request holds the view, the view holds the move and the rendering, the
+move holds the lock, the bots and the save. A PostgreSQL database given by URL is dropped and
+created afresh.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import functools
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def configure(args: argparse.Namespace) -> None:
+    """Point Django at a fresh database with production settings, before it is set up."""
+    from benchlib import production_env, reset_postgres  # beside this script
+
+    env = production_env(os.environ)
+    env["ALLOWED_HOSTS"] = "testserver"
+    if args.database.startswith("postgres"):
+        env["DATABASE_URL"] = reset_postgres(args.database.rsplit("/", 1)[1])
+    else:
+        env["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp(prefix='hearts-breakdown-')}/db"
+    if args.redis_url:
+        env["REDIS_URL"] = args.redis_url
+    os.environ.clear()
+    os.environ.update(env)
+    os.environ["DJANGO_SETTINGS_MODULE"] = "hearts_site.settings"
+    sys.path.insert(0, str(ROOT))
+
+
+class Stages:
+    """Time named functions; keep, per played card, the total spent in each."""
+
+    def __init__(self) -> None:
+        self.labels: list[str] = []  # in the order they were wrapped: outer stages first
+        self.current: dict[str, float] = collections.defaultdict(float)
+        self.samples: dict[str, list[float]] = collections.defaultdict(list)
+
+    def wrap(self, owner, name: str, label: str) -> None:
+        original = getattr(owner, name)
+        self.labels.append(label)
+
+        @functools.wraps(original)
+        def timed(*args, **kwargs):
+            began = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                self.current[label] += time.perf_counter() - began
+
+        setattr(owner, name, timed)
+
+    def keep(self) -> None:
+        for label, seconds in self.current.items():
+            self.samples[label].append(seconds * 1000)
+        self.current.clear()
+
+
+def instrument(stages: Stages) -> None:
+    from django.contrib import auth
+    from django.core.handlers.base import BaseHandler
+    from django.db.backends.utils import CursorWrapper
+
+    from games import rows
+    from games.services import play, table, table_rows
+    from games.views import matches
+
+    stages.wrap(BaseHandler, "get_response", "request (all of it)")
+    stages.wrap(auth, "get_user", "  the signed-in user")
+    stages.wrap(play, "_move", "  the move (one transaction)")
+    stages.wrap(table.LockedTable, "lock", "    lock and read")
+    stages.wrap(table_rows, "seats_and_hand", "      seats and hand")
+    stages.wrap(table.LockedTable, "advance", "    bots and automatic plays")
+    stages.wrap(table.LockedTable, "save", "    save")
+    stages.wrap(rows, "run", "      the writes")
+    stages.wrap(matches, "_context", "  what the page shows (presenters)")
+    stages.wrap(matches, "_regions", "  rendering the regions")
+    stages.wrap(CursorWrapper, "execute", "every query")
+
+
+def play_matches(count: int, stages: Stages) -> list[int]:
+    """Play `count` matches; return the number of queries of each played card."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from games import engine, services
+    from games.models import Match
+
+    user, _ = get_user_model().objects.get_or_create(username="breakdown")
+    client = Client()
+    client.force_login(user)
+    htmx = {"HTTP_HX_REQUEST": "true"}
+    form = "application/x-www-form-urlencoded"
+    queries = []
+    for number in range(count + 1):  # the first match only warms up
+        match = services.create_match(user, services.MatchOptions(players=4, bots=3))
+        while True:
+            match = Match.objects.get(pk=match.pk)
+            if match.status != "active":
+                break
+            view = engine.Match.from_snapshot(match.snapshot).view(0)
+            base = f"/matches/{match.pk}/"
+            if view.phase == engine.PASSING:
+                data = [("version", match.version), *(("cards", str(c)) for c in view.hand[:3])]
+                response = client.post(f"{base}pass/", urllib.parse.urlencode(data), form, **htmx)
+                stages.current.clear()
+            elif view.phase == engine.MOON:
+                body = urllib.parse.urlencode({"version": match.version, "option": "add"})
+                response = client.post(f"{base}moon/", body, form, **htmx)
+                stages.current.clear()
+            else:
+                body = urllib.parse.urlencode({"version": match.version, "card": view.legal[0]})
+                with CaptureQueriesContext(connection) as captured:
+                    response = client.post(f"{base}play/", body, form, **htmx)
+                if number and response.status_code == 200:
+                    stages.keep()
+                    queries.append(len(captured))
+                stages.current.clear()
+            if response.status_code != 200:
+                path = response.request["PATH_INFO"]
+                raise RuntimeError(f"{path} answered {response.status_code}")
+    return queries
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=3)
+    parser.add_argument("--database", default="sqlite", help="sqlite, or a PostgreSQL URL")
+    parser.add_argument("--redis-url", default="", help="use Redis for the cache and layer")
+    args = parser.parse_args()
+    configure(args)
+
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from hearts_site import http
+
+    call_command("migrate", verbosity=0)
+    # As in the server: live events are handed to a running event loop, not sent in the request.
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, daemon=True).start()
+    http._loop = loop
+
+    stages = Stages()
+    instrument(stages)
+    queries = play_matches(args.matches, stages)
+    cards = len(stages.samples["request (all of it)"])
+    print(f"python {sys.version.split()[0]}, {os.environ['DATABASE_URL'].split(':')[0]}")
+    print(f"{cards} played cards in {args.matches} matches; median ms per card")
+    for label in stages.labels:
+        values = stages.samples[label]
+        values += [0.0] * (cards - len(values))  # a card that never reached the stage
+        print(f"{label:40s} {statistics.median(values):7.3f}")
+    print(f"{'queries per card':40s} {statistics.median(queries):7.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
