@@ -83,3 +83,12 @@ def test_only_the_most_recent_states_are_kept(monkeypatch):
     for match_id in range(1, 6):
         states.keep(match_id, {"id": match_id}, state)
     assert list(states._states) == [3, 4, 5]
+
+
+def test_a_refreshed_match_forgets_the_state_its_last_change_handed_on(alice):
+    match = make_match(alice)
+    moved = play_once(alice, match)
+    assert moved.engine_state is not None and moved.loaded_seats
+    moved.refresh_from_db()
+    assert not hasattr(moved, "engine_state") and not hasattr(moved, "loaded_seats")
+    assert not hasattr(moved, "sheet_changed")
