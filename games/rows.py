@@ -32,6 +32,16 @@ def quote(name: str) -> str:
     return connections[DB].ops.quote_name(name)
 
 
+def table(model: type[models.Model]) -> str:
+    """Return the model's table name, quoted."""
+    return quote(model._meta.db_table)
+
+
+def pk_column(model: type[models.Model]) -> str:
+    """Return the model's primary key column, quoted."""
+    return quote(model._meta.pk.column)
+
+
 class Columns:
     """Some fields of a model, read under a table alias and turned back into instances."""
 
@@ -111,6 +121,19 @@ def select(
     return result
 
 
+def by_pk(columns: Columns, pk: Any, *, lock: bool = False) -> models.Model | None:
+    """Return the row of this primary key as an instance, or None if there is none."""
+    model = columns.model
+    found = select(
+        [columns],
+        f"FROM {table(model)} {quote(columns.alias)} "
+        f"WHERE {quote(columns.alias)}.{pk_column(model)} = %s",
+        [pk],
+        lock=lock,
+    )
+    return found[0][0] if found else None
+
+
 Statement = tuple[str, list[Any]]
 
 
@@ -126,7 +149,7 @@ def update_statement(instance: models.Model, attnames: Iterable[str]) -> Stateme
         field.get_db_prep_save(field.pre_save(instance, False), connection) for field in fields
     ]
     assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
-    sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
+    sql = f"UPDATE {table(type(instance))} SET {assignments} WHERE {pk_column(type(instance))} = %s"
     return sql, [*values, instance.pk]
 
 
@@ -156,25 +179,12 @@ def insert_statements(instances: Sequence[models.Model]) -> list[Statement]:
             for instance in chunk
             for field in fields
         ]
-        sql = (
-            f"INSERT INTO {quote(model._meta.db_table)} ({columns}) "
-            f"VALUES {', '.join([row_sql] * len(chunk))}"
-        )
+        sql = f"INSERT INTO {table(model)} ({columns}) VALUES {', '.join([row_sql] * len(chunk))}"
         statements.append((sql, params))
     for instance in instances:
         instance._state.adding = False
         instance._state.db = DB
     return statements
-
-
-def update(instance: models.Model, attnames: Iterable[str]) -> None:
-    """Write these fields of the instance to its row, as `save(update_fields=...)` would."""
-    run([update_statement(instance, attnames)])
-
-
-def insert(instances: Sequence[models.Model]) -> None:
-    """Insert new rows for these instances of one model (see `insert_statements`)."""
-    run(insert_statements(instances))
 
 
 def run(statements: Sequence[Statement]) -> None:

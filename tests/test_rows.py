@@ -57,7 +57,7 @@ def test_update_writes_the_fields_and_sets_auto_now(alice):
     before = Match.objects.get(pk=match.pk).updated_at
     match.version = 41
     match.snapshot = {"any": ["json", 1]}
-    rows.update(match, ["version", "snapshot", "updated_at"])
+    rows.run([rows.update_statement(match, ["version", "snapshot", "updated_at"])])
     stored = Match.objects.get(pk=match.pk)
     assert (stored.version, stored.snapshot) == (41, {"any": ["json", 1]})
     assert stored.updated_at > before and stored.updated_at == match.updated_at
@@ -77,7 +77,7 @@ def test_insert_batches_many_rows_and_sets_auto_now_add(alice):
     ]  # fmt: skip
     batch = connection.ops.bulk_batch_size(rows._insert_fields(Action), actions)
     with CaptureQueriesContext(connection) as queries:
-        rows.insert(actions)
+        rows.run(rows.insert_statements(actions))
     # SQLite limits a statement's parameters, so there the rows go in several INSERTs.
     assert len(queries) == -(-count // batch)
     stored = Action.objects.filter(match=match, version=99)

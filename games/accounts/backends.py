@@ -24,10 +24,5 @@ class ModelBackend(backends.ModelBackend):
     """
 
     def get_user(self, user_id):
-        User = get_user_model()  # noqa: N806 (a model class)
-        table, pk = rows.quote(User._meta.db_table), rows.quote(User._meta.pk.column)
-        found = rows.select([_user_columns()], f"FROM {table} u WHERE u.{pk} = %s", [user_id])
-        if not found:
-            return None
-        (user,) = found[0]
-        return user if self.user_can_authenticate(user) else None
+        user = rows.by_pk(_user_columns(), user_id)
+        return user if user is not None and self.user_can_authenticate(user) else None

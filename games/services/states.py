@@ -41,10 +41,7 @@ def keep(match_id: int, snapshot: dict, state: engine.Match) -> None:
             _states.popitem(last=False)
 
 
-def forget(match_id: int | None = None) -> None:
-    """Forget one match's kept state, or every one."""
+def forget() -> None:
+    """Forget every kept state."""
     with _lock:
-        if match_id is None:
-            _states.clear()
-        else:
-            _states.pop(match_id, None)
+        _states.clear()

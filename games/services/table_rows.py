@@ -39,20 +39,9 @@ def _hand() -> rows.Columns:
     return rows.Columns(Hand, HAND_FIELDS, alias="h")
 
 
-def _table(model) -> str:
-    return rows.quote(model._meta.db_table)
-
-
-def _pk(model) -> str:
-    return rows.quote(model._meta.pk.column)
-
-
 def lock_match(match_id: int) -> Match | None:
     """Lock the match row until the transaction ends and return it (None if there is none)."""
-    found = rows.select(
-        [_match()], f"FROM {_table(Match)} m WHERE m.{_pk(Match)} = %s", [match_id], lock=True
-    )
-    return found[0][0] if found else None
+    return rows.by_pk(_match(), match_id, lock=True)
 
 
 def seats_and_hand(match: Match) -> tuple[list[Seat], Hand | None]:
@@ -66,14 +55,14 @@ def seats_and_hand(match: Match) -> tuple[list[Seat], Hand | None]:
     User = get_user_model()  # noqa: N806 (a model class)
     columns = [seat_columns, user_columns, profile_columns]
     joins = (
-        f"FROM {_table(Seat)} s "
-        f"LEFT JOIN {_table(User)} u ON u.{_pk(User)} = s.user_id "
-        f"LEFT JOIN {_table(Profile)} p ON p.user_id = s.user_id "
+        f"FROM {rows.table(Seat)} s "
+        f"LEFT JOIN {rows.table(User)} u ON u.{rows.pk_column(User)} = s.user_id "
+        f"LEFT JOIN {rows.table(Profile)} p ON p.user_id = s.user_id "
     )
     params: list = []
     if with_hand:
         columns.append(_hand())
-        joins += f"LEFT JOIN {_table(Hand)} h ON h.match_id = s.match_id AND h.number = %s "
+        joins += f"LEFT JOIN {rows.table(Hand)} h ON h.match_id = s.match_id AND h.number = %s "
         params.append(match.hand_no)
     found = rows.select(columns, joins + "WHERE s.match_id = %s", [*params, match.pk])
     seats = []
