@@ -91,7 +91,7 @@ def instrument(stages: Stages) -> None:
     stages.wrap(auth, "get_user", "  the signed-in user")
     stages.wrap(play, "_move", "  the move (one transaction)")
     stages.wrap(table.LockedTable, "lock", "    lock and read")
-    stages.wrap(table_rows, "seats_and_hand", "      seats and hand")
+    stages.wrap(table_rows, "lock_table", "      the query")
     stages.wrap(table.LockedTable, "advance", "    bots and automatic plays")
     stages.wrap(table.LockedTable, "save", "    save")
     stages.wrap(rows, "run", "      the writes")

@@ -93,35 +93,49 @@ class Columns:
 
 
 def select(
-    columns: Sequence[Columns], from_sql: str, params: Sequence[Any], *, lock: bool = False
+    columns: Sequence[Columns],
+    from_sql: str,
+    params: Sequence[Any],
+    *,
+    lock: Columns | None = None,
+    once: Sequence[Columns] = (),
 ) -> list[tuple]:
     """Run `SELECT <columns> <from_sql>` and return each row as one instance per `Columns`.
 
     A group whose primary key is NULL (a LEFT JOIN that matched nothing) comes back as None.
 
-    `lock` adds FOR UPDATE where the database has it (PostgreSQL); SQLite, whose writers take
-    the whole database at BEGIN IMMEDIATE, needs none.
+    `lock` names the group whose rows are locked FOR UPDATE where the database has it
+    (PostgreSQL); SQLite, whose writers take the whole database at BEGIN IMMEDIATE, needs
+    none. A group in `once` repeats the same row on every row (the "one" side of a join):
+    it is built once, from the first row, and that instance is given on every row.
     """
     connection = connections[DB]
     sql = f"SELECT {', '.join(c.sql for c in columns)} {from_sql}"
-    if lock and connection.features.has_select_for_update:
-        sql += " FOR UPDATE"
+    if lock is not None and connection.features.has_select_for_update:
+        sql += f" FOR UPDATE OF {quote(lock.alias)}"
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     result = []
+    first: dict[int, Any] = {}
     for row in rows:
         start, built = 0, []
-        for group in columns:
+        for index, group in enumerate(columns):
             end = start + len(group.fields)
-            values = row[start:end]
-            built.append(None if values[group.pk_index] is None else group.build(values))
+            if index in first:
+                built.append(first[index])
+            else:
+                values = row[start:end]
+                instance = None if values[group.pk_index] is None else group.build(values)
+                if group in once:
+                    first[index] = instance
+                built.append(instance)
             start = end
         result.append(tuple(built))
     return result
 
 
-def by_pk(columns: Columns, pk: Any, *, lock: bool = False) -> models.Model | None:
+def by_pk(columns: Columns, pk: Any) -> models.Model | None:
     """Return the row of this primary key as an instance, or None if there is none."""
     model = columns.model
     found = select(
@@ -129,7 +143,6 @@ def by_pk(columns: Columns, pk: Any, *, lock: bool = False) -> models.Model | No
         f"FROM {table(model)} {quote(columns.alias)} "
         f"WHERE {quote(columns.alias)}.{pk_column(model)} = %s",
         [pk],
-        lock=lock,
     )
     return found[0][0] if found else None
 

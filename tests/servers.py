@@ -13,7 +13,29 @@ from http.cookiejar import CookieJar
 from pathlib import Path
 from urllib.parse import urlencode
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def redis_answers() -> bool:
+    """Say whether a Redis server answers PING at 127.0.0.1:6379."""
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=1) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def require_redis() -> None:
+    """Skip without Redis on a developer's machine; in CI a missing Redis is a failure."""
+    if redis_answers():
+        return
+    message = "No Redis answers at 127.0.0.1:6379"
+    if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
+        pytest.fail(message)
+    pytest.skip(message)
 
 
 def free_port() -> int:

@@ -5,9 +5,7 @@ the move is made through the first, the follower is connected to the second.
 """
 
 import json
-import os
 import shutil
-import socket
 import time
 
 import pytest
@@ -15,7 +13,7 @@ from websockets.sync.client import connect
 
 from tests.conftest import PASSWORD
 from tests.live_helpers import card_text_in
-from tests.servers import Visitor, daphne, seated_match, site_env
+from tests.servers import Visitor, daphne, require_redis, seated_match, site_env
 
 # A Redis database of its own, so these events meet no other run's.
 REDIS_URL = "redis://127.0.0.1:6379/3"
@@ -37,25 +35,6 @@ def site(prepared, tmp_path) -> tuple:
     database = tmp_path / "site.sqlite3"
     shutil.copy(template, database)
     return database, match
-
-
-def redis_answers() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=1) as sock:
-            sock.sendall(b"PING\r\n")
-            return sock.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
-
-
-def require_redis() -> None:
-    """Skip without Redis on a developer's machine; in CI a missing Redis is a failure."""
-    if redis_answers():
-        return
-    message = "No Redis answers at 127.0.0.1:6379"
-    if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
-        pytest.fail(message)
-    pytest.skip(message)
 
 
 def receive(socket_client, count: int) -> list[dict]:

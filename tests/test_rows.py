@@ -91,21 +91,20 @@ def test_the_seats_come_with_their_names_and_need_no_further_query(make_user):
     nameless = make_user("bob")
     Profile.objects.filter(user=nameless).delete()
     match = make_match(alice, people=[nameless])
-    match = Match.objects.get(pk=match.pk)
-    seats, _ = table_rows.seats_and_hand(match)
+    _, seats, _ = table_rows.lock_table(match.pk)
     with CaptureQueriesContext(connection) as queries:
         names = [seat.name for seat in seats]
         matches = {seat.match.pk for seat in seats}
     assert names == ["Alice", "bob", "Cleo", "Dmitri"]
     assert matches == {match.pk}
+    assert all(seat.match is seats[0].match for seat in seats)
     assert len(queries) == 0
 
 
 def test_the_locked_match_and_its_hand_are_the_rows_the_orm_reads(alice):
     match = make_match(alice)
-    locked = table_rows.lock_match(match.pk)
+    locked, _, hand = table_rows.lock_table(match.pk)
     assert field_values(locked) == field_values(Match.objects.get(pk=match.pk))
-    _, hand = table_rows.seats_and_hand(locked)
     expected = Hand.objects.get(match=match, number=locked.hand_no)
     assert (hand.pk, hand.number, hand.next_seq, hand.finished_at) == (
         expected.pk,
@@ -113,7 +112,7 @@ def test_the_locked_match_and_its_hand_are_the_rows_the_orm_reads(alice):
         expected.next_seq,
         expected.finished_at,
     )
-    assert table_rows.lock_match(match.pk + 1000) is None
+    assert table_rows.lock_table(match.pk + 1000) is None
 
 
 def test_writes_sent_together_all_take_effect(alice):
@@ -144,16 +143,28 @@ def test_writes_sent_together_all_take_effect(alice):
     assert Match.objects.get(pk=match.pk).version == 50
 
 
-def test_the_seats_and_the_hand_come_in_one_query(alice):
-    match = Match.objects.get(pk=make_match(alice).pk)
+def test_the_match_its_seats_and_its_hand_come_in_one_query(alice):
+    match = make_match(alice)
     with CaptureQueriesContext(connection) as queries:
-        seats, hand = table_rows.seats_and_hand(match)
+        locked, seats, hand = table_rows.lock_table(match.pk)
     assert len(queries) == 1
+    if connection.vendor == "postgresql":
+        assert queries[0]["sql"].endswith('FOR UPDATE OF "m"')
+    assert locked.pk == match.pk
     assert [s.position for s in seats] == [0, 1, 2, 3]
-    assert hand.pk == Hand.objects.get(match=match, number=match.hand_no).pk
+    assert hand.pk == Hand.objects.get(match=match, number=locked.hand_no).pk
 
 
 def test_a_match_not_started_has_seats_and_no_hand(alice):
-    match = Match.objects.get(pk=make_match(alice, start=False).pk)
-    seats, hand = table_rows.seats_and_hand(match)
+    match = make_match(alice, start=False)
+    locked, seats, hand = table_rows.lock_table(match.pk)
+    assert locked.hand_no == 0
     assert hand is None and len(seats) == 4
+
+
+def test_a_match_without_seats_is_read_with_none(alice):
+    match = make_match(alice, start=False)
+    Seat.objects.filter(match=match).delete()
+    locked, seats, hand = table_rows.lock_table(match.pk)
+    assert locked.pk == match.pk
+    assert seats == [] and hand is None

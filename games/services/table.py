@@ -66,11 +66,10 @@ class LockedTable:
     @classmethod
     def lock(cls, match_id: int) -> "LockedTable":
         """Lock the match row for the rest of the transaction and load it, its seats and hand."""
-        match = table_rows.lock_match(match_id)
-        if match is None:
+        locked = table_rows.lock_table(match_id)
+        if locked is None:
             raise NotFound("There is no such match.")
-        seats, hand = table_rows.seats_and_hand(match)
-        return cls(match, seats, hand)
+        return cls(*locked)
 
     # ----- who is asking -----
 

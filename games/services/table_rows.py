@@ -1,9 +1,10 @@
 """The rows a move reads: the locked match, its seats with their names, and the hand in play.
 
-Every move reads these three, so they are plain SQL (see `games.rows`); what they return is
-what the querysets they replace returned: `Match.objects.select_for_update().get(pk=...)`,
-the seats with `select_related("user__profile")` limited to the names, and the hand without
-its deal (the snapshot already holds the cards).
+Every move reads these three, so they are plain SQL (see `games.rows`), in one query; what
+they return is what the querysets they replace returned:
+`Match.objects.select_for_update().get(pk=...)`, the seats with
+`select_related("user__profile")` limited to the names, and the hand without its deal (the
+snapshot already holds the cards).
 """
 
 from functools import cache
@@ -21,52 +22,45 @@ HAND_FIELDS = ["match_id", "number", "next_seq", "finished_at"]
 
 
 @cache
-def _match() -> rows.Columns:
-    return rows.Columns(Match, alias="m")
-
-
-@cache
-def _seats() -> tuple[rows.Columns, rows.Columns, rows.Columns]:
+def _columns() -> tuple[rows.Columns, ...]:
     return (
+        rows.Columns(Match, alias="m"),
         rows.Columns(Seat, SEAT_FIELDS, alias="s"),
         rows.Columns(get_user_model(), ["username"], alias="u"),
         rows.Columns(Profile, ["user_id", "display_name"], alias="p"),
+        rows.Columns(Hand, HAND_FIELDS, alias="h"),
     )
 
 
-@cache
-def _hand() -> rows.Columns:
-    return rows.Columns(Hand, HAND_FIELDS, alias="h")
+def lock_table(match_id: int) -> tuple[Match, list[Seat], Hand | None] | None:
+    """Lock the match row until the transaction ends; return it, its seats and its hand.
 
-
-def lock_match(match_id: int) -> Match | None:
-    """Lock the match row until the transaction ends and return it (None if there is none)."""
-    return rows.by_pk(_match(), match_id, lock=True)
-
-
-def seats_and_hand(match: Match) -> tuple[list[Seat], Hand | None]:
-    """Return the seats in order, each with what its name needs, and the hand in play.
-
-    One query: the hand comes joined to every seat's row (a move reads both once it holds
-    the lock, so one round trip serves where two did). Before the first deal there is no hand.
+    One query: the seats (each with what its name needs) and the hand in play come joined to
+    the locked match row, so that a move reads all it needs in one round trip. The seats come
+    in order; before the first deal there is no hand. None if there is no such match.
     """
-    with_hand = match.hand_no > 0
-    seat_columns, user_columns, profile_columns = _seats()
+    match_columns, seat_columns, user_columns, profile_columns, hand_columns = _columns()
     User = get_user_model()  # noqa: N806 (a model class)
-    columns = [seat_columns, user_columns, profile_columns]
-    joins = (
-        f"FROM {rows.table(Seat)} s "
+    found = rows.select(
+        [match_columns, seat_columns, user_columns, profile_columns, hand_columns],
+        f"FROM {rows.table(Match)} m "
+        f"LEFT JOIN {rows.table(Seat)} s ON s.match_id = m.{rows.pk_column(Match)} "
         f"LEFT JOIN {rows.table(User)} u ON u.{rows.pk_column(User)} = s.user_id "
         f"LEFT JOIN {rows.table(Profile)} p ON p.user_id = s.user_id "
+        f"LEFT JOIN {rows.table(Hand)} h "
+        f"ON h.match_id = m.{rows.pk_column(Match)} AND h.number = m.hand_no "
+        f"WHERE m.{rows.pk_column(Match)} = %s",
+        [match_id],
+        lock=match_columns,
+        once=[match_columns, hand_columns],
     )
-    params: list = []
-    if with_hand:
-        columns.append(_hand())
-        joins += f"LEFT JOIN {rows.table(Hand)} h ON h.match_id = s.match_id AND h.number = %s "
-        params.append(match.hand_no)
-    found = rows.select(columns, joins + "WHERE s.match_id = %s", [*params, match.pk])
+    if not found:
+        return None
+    match, hand = found[0][0], found[0][4]
     seats = []
-    for seat, user, profile, *_ in found:
+    for _, seat, user, profile, _ in found:
+        if seat is None:
+            continue  # a match without seats (only ever one made by hand in the admin)
         if user is not None:
             # As select_related caches them: a user without a profile caches "none", so that
             # asking for it raises DoesNotExist instead of querying.
@@ -74,6 +68,5 @@ def seats_and_hand(match: Match) -> tuple[list[Seat], Hand | None]:
         Seat.user.field.set_cached_value(seat, user)
         Seat.match.field.set_cached_value(seat, match)
         seats.append(seat)
-    hand = found[0][3] if with_hand and found else None
     # A few rows sort faster in Python than an ORDER BY is parsed.
-    return sorted(seats, key=lambda seat: seat.position), hand
+    return match, sorted(seats, key=lambda seat: seat.position), hand
