@@ -71,7 +71,7 @@ def test_redis_url_switches_the_channel_layer_and_cache_to_redis():
     without = json.loads(run_python(code).stdout)
     assert with_redis == [
         "channels_redis.core.RedisChannelLayer",
-        "django.core.cache.backends.redis.RedisCache",
+        "hearts_site.redis_cache.RedisCache",
     ]
     assert without == [
         "channels.layers.InMemoryChannelLayer",
@@ -86,3 +86,18 @@ def test_database_url_selects_postgresql():
         DATABASE_URL="postgres://postgres@127.0.0.1:5432/hearts",
     )
     assert result.stdout.split() == ["django.db.backends.postgresql", "hearts"]
+
+
+def test_postgresql_prepares_statements_unless_told_not_to():
+    code = (
+        "import json, django; django.setup(); from django.conf import settings;"
+        "options = settings.DATABASES['default']['OPTIONS'];"
+        "print(json.dumps([options.get('server_side_binding'), options.get('prepare_threshold')]))"
+    )
+    url = "postgres://postgres@127.0.0.1:5432/hearts"
+    prepared = json.loads(run_python(code, DATABASE_URL=url).stdout)
+    unprepared = json.loads(
+        run_python(code, DATABASE_URL=url, DATABASE_PREPARED_STATEMENTS="0").stdout
+    )
+    assert prepared == [True, 5]
+    assert unprepared == [None, None]
