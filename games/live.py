@@ -15,7 +15,7 @@ from channels.layers import get_channel_layer
 from django.dispatch import receiver
 
 from games.services.events import match_changed, tournament_seated
-from hearts_site.http import server_loop
+from hearts_site.http import after_response, server_loop
 
 logger = logging.getLogger(__name__)
 
@@ -44,14 +44,17 @@ def _send(messages: list[tuple[str, dict]], about: str) -> None:
     """Send group events: handed to the server's event loop if there is one, else sent now.
 
     In a server the request goes on without waiting for them (with Redis, that wait is several
-    round trips); elsewhere (tests, the shell, the worker) they are sent before returning.
+    round trips): during a request, the loop sends them once the request's answer is sent;
+    elsewhere (tests, the shell, the worker) they are sent before returning.
     """
     layer = get_channel_layer()
     if layer is None:
         return
     loop = server_loop()
     if loop is not None:
-        asyncio.run_coroutine_threadsafe(_send_all(layer, messages, about), loop)
+        sending = _send_all(layer, messages, about)
+        if not after_response(sending):
+            asyncio.run_coroutine_threadsafe(sending, loop)
         return
     try:
         async_to_sync(_send_all)(layer, messages, about)

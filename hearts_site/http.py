@@ -14,6 +14,7 @@ import asyncio
 import contextvars
 import os
 import threading
+from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
@@ -34,6 +35,26 @@ _loop: asyncio.AbstractEventLoop | None = None
 
 # Each worker thread's own context, kept from one request to the next.
 _threads = threading.local()
+
+# Coroutines a request in this worker thread asked to run once its response is sent.
+_after_response = threading.local()
+# Tasks started that way, referenced until done (the loop keeps only weak references).
+_background: set[asyncio.Task] = set()
+
+
+def after_response(coroutine: Coroutine) -> bool:
+    """Have the serving loop run `coroutine` once the current request's response is sent.
+
+    For work the answer does not wait for (live events about a committed move): run while
+    the request is still rendering, the loop's sends would compete with it for the
+    interpreter, and the player who moved would wait for everyone else's news. Say False,
+    leaving the coroutine to the caller, outside a request served here.
+    """
+    pending = getattr(_after_response, "pending", None)
+    if pending is None:
+        return False
+    pending.append(coroutine)
+    return True
 
 
 def in_thread_context(func, *args):
@@ -78,13 +99,28 @@ class HttpHandler(ASGIHandler):
             respond = sync_to_async(
                 in_thread_context, thread_sensitive=False, executor=self.executor
             )
-            response = await respond(self.respond, scope, body_file)
-            await self.send_response(response, send)
+            response, deferred = await respond(self.respond_deferring, scope, body_file)
+            try:
+                await self.send_response(response, send)
+            finally:
+                # Sent or not (the client may have gone), what the request deferred still runs.
+                for coroutine in deferred:
+                    task = asyncio.ensure_future(coroutine)
+                    _background.add(task)
+                    task.add_done_callback(_background.discard)
             if response.streaming:
                 # A streamed body (a static file) is closed once sent, as Django does.
                 await respond(response.close)
         finally:
             body_file.close()
+
+    def respond_deferring(self, scope, body_file) -> tuple[HttpResponseBase, list[Coroutine]]:
+        """Respond, collecting what the request handed to `after_response` meanwhile."""
+        _after_response.pending = deferred = []
+        try:
+            return self.respond(scope, body_file), deferred
+        finally:
+            _after_response.pending = None
 
     def respond(self, scope, body_file) -> HttpResponseBase:
         """Run one request through the middleware and the view, in a worker thread."""

@@ -194,3 +194,88 @@ def test_without_a_serving_loop_events_are_sent_before_returning(monkeypatch):
     with ThreadPoolExecutor(max_workers=1) as pool:
         pool.submit(move_committed).result()
     assert sent == [match_group(3)]
+
+
+async def call_recording(handler: HttpHandler, path: str, events: list[str]) -> None:
+    """Serve one GET through the handler, noting each message it sends in `events`."""
+    scope = {
+        "type": "http", "http_version": "1.1", "method": "GET", "path": path,
+        "raw_path": path.encode(), "query_string": b"", "headers": [(b"host", b"127.0.0.1")],
+    }  # fmt: skip
+
+    async def receive():
+        return {"type": "http.request", "body": b""}
+
+    async def send(message):
+        events.append(message["type"])
+
+    await handler(scope, receive, send)
+
+
+def test_what_a_request_defers_runs_once_its_response_is_sent():
+    handler = HttpHandler()
+    events: list[str] = []
+    handed: list[bool] = []
+    chain = handler._middleware_chain
+
+    async def deferred():
+        events.append("deferred")
+
+    def spy(request):
+        handed.append(http.after_response(deferred()))
+        response = chain(request)
+        events.append("view returned")
+        return response
+
+    handler._middleware_chain = spy
+
+    async def scenario():
+        await call_recording(handler, "/healthz", events)
+        for _ in range(100):
+            if "deferred" in events:
+                break
+            await asyncio.sleep(0.01)
+
+    run(scenario)
+    assert handed == [True]
+    assert events == ["view returned", "http.response.start", "http.response.body", "deferred"]
+
+
+def test_outside_a_request_nothing_is_deferred():
+    async def never():
+        pass
+
+    coroutine = never()
+    assert http.after_response(coroutine) is False
+    coroutine.close()
+
+
+def test_a_move_committed_in_a_request_is_relayed_after_its_answer(monkeypatch):
+    events: list[str] = []
+
+    class Layer:
+        async def group_send(self, group: str, message: dict) -> None:
+            events.append(group)
+
+    monkeypatch.setattr("games.live.get_channel_layer", lambda: Layer())
+    handler = HttpHandler()
+    chain = handler._middleware_chain
+
+    def spy(request):
+        relay(None, match_id=9, version=2, to_act_user_ids=[4], status="active",
+              became_to_act_user_ids=[4])  # fmt: skip
+        return chain(request)
+
+    handler._middleware_chain = spy
+
+    async def scenario():
+        await call_recording(handler, "/healthz", events)
+        for _ in range(100):
+            if len(events) == 4:
+                break
+            await asyncio.sleep(0.01)
+
+    run(scenario)
+    assert events == [
+        "http.response.start", "http.response.body", match_group(9), user_group(4),
+    ]  # fmt: skip
