@@ -4,14 +4,16 @@ K simulated players each log in, create a match against three bots and play it t
 way the browser does with htmx: every action is a POST whose response carries the partials
 that changed, which the player reads to choose the next move. Meanwhile a probe requests a
 trivial view (`/healthz`) through the same server, so the play request's latency can be
-compared with the server's floor under the same load.
+compared with the server's floor under the same load, and a second probe times the cheapest
+signed-in request (the table's poll for news, answered 204): the floor of a signed-in page.
 
     python bench/http_bench.py                      # both profiles, 50 matches each
     python bench/http_bench.py --profile sqlite --matches 20 --target 50
 
-Prints moves per second, p50/p99 of the play request and of the trivial view, their ratio,
-and every error. The PostgreSQL profile needs a server at 127.0.0.1:5432 (user postgres) and
-uses Redis at 127.0.0.1:6379 for the channel layer and cache, as the scaled-out site does.
+Prints moves per second, p50/p99 of the play request, of the trivial view and of the
+signed-in poll, the play request's ratio to each, and every error. The PostgreSQL profile
+needs a server at 127.0.0.1:5432 (user postgres) and uses Redis at 127.0.0.1:6379 for the
+channel layer and cache, as the scaled-out site does.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ class Figures:
     play_ms: list[float] = field(default_factory=list)
     other_ms: list[float] = field(default_factory=list)
     trivial_ms: list[float] = field(default_factory=list)
+    signed_in_ms: list[float] = field(default_factory=list)
     idle_trivial_ms: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     finished: int = 0
@@ -174,6 +177,36 @@ def probe_trivial(port: int, figures: Figures, stop: threading.Event) -> None:
         time.sleep(0.02)
 
 
+def probe_signed_in(browser: Browser, figures: Figures, stop: threading.Event) -> None:
+    """Time the table's own "anything new?" poll: signed in, one match read, answered 204.
+
+    The probe's player opened a match and never moves in it, so its version stays put. This
+    is the cheapest request a signed-in page makes (the session, the user, the match's row),
+    shown beside `/healthz` to tell what signing in costs from what a move costs.
+    """
+    form = {"players": 4, "target": 50, "moon": "ask", "bots": 3}
+    status, headers, _ = browser.request("POST", "/matches/new/", form)
+    if status != 302:
+        figures.error(f"the signed-in probe's match answered {status}")
+        return
+    path = headers["location"]
+    _, _, page = browser.request("GET", path)
+    version = VERSION_RE.search(page)
+    if version is None:
+        figures.error("the signed-in probe's match shows no version")
+        return
+    poll = f"{path}?since={version.group(1)}"
+    while not stop.is_set():
+        began = time.perf_counter()
+        status, _, _ = browser.request("GET", poll, htmx=True)
+        elapsed = (time.perf_counter() - began) * 1000
+        if status != 204:
+            figures.error(f"the signed-in poll answered {status}")
+        with figures.lock:
+            figures.signed_in_ms.append(elapsed)
+        time.sleep(0.1)
+
+
 def manage(env: dict[str, str], *args: str) -> None:
     subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True)
 
@@ -218,7 +251,7 @@ def run_profile(profile: str, options: Options, workdir: Path) -> Figures:
     manage(env, "migrate", "-v0")
     manage(env, "collectstatic", "--noinput", "-v0")
     matches, target, think = options.matches, options.target, options.think
-    names = create_players(env, matches)
+    names = create_players(env, matches + 1)  # the last one is the signed-in probe
     port = free_port()
     # The server's log goes to a file: a pipe nobody reads until the end would fill up and
     # stop the server mid-run if it logged much.
@@ -250,23 +283,29 @@ def run_profile(profile: str, options: Options, workdir: Path) -> Figures:
             browser = Browser(port)
             browser.login(name)
             browsers.append(browser)
+        signed_in = browsers.pop()
         start = threading.Barrier(len(browsers) + 1)
         players = [
             threading.Thread(target=play_match, args=(b, target, think, figures, start))
             for b in browsers
         ]
         stop = threading.Event()
-        probe = threading.Thread(target=probe_trivial, args=(port, figures, stop))
+        probes = [
+            threading.Thread(target=probe_trivial, args=(port, figures, stop)),
+            threading.Thread(target=probe_signed_in, args=(signed_in, figures, stop)),
+        ]
         for thread in players:
             thread.start()
         start.wait()
         began = time.perf_counter()
-        probe.start()
+        for probe in probes:
+            probe.start()
         for thread in players:
             thread.join()
         wall = time.perf_counter() - began
         stop.set()
-        probe.join()
+        for probe in probes:
+            probe.join()
     finally:
         server.terminate()
         server.wait(timeout=20)
@@ -283,6 +322,11 @@ def run_profile(profile: str, options: Options, workdir: Path) -> Figures:
 def report(
     profile: str, matches: int, target: int, think: float, wall: float, figures: Figures
 ) -> None:
+    if not figures.play_ms or not figures.trivial_ms or not figures.signed_in_ms:
+        print(f"\n== {profile}: nothing to report; errors:")
+        for error in figures.errors[:10]:
+            print(f"  {error}")
+        return
     moves = len(figures.play_ms) + len(figures.other_ms)
     play50, play99 = percentile(figures.play_ms, 0.5), percentile(figures.play_ms, 0.99)
     triv50, triv99 = percentile(figures.trivial_ms, 0.5), percentile(figures.trivial_ms, 0.99)
@@ -303,7 +347,13 @@ def report(
     )
     idle50 = percentile(figures.idle_trivial_ms, 0.5)
     print(f"trivial view, idle    p50 {idle50:.1f} ms (before the players start)")
+    signed50 = percentile(figures.signed_in_ms, 0.5)
+    print(
+        f"signed-in poll (204)  p50 {signed50:.1f} ms   "
+        f"p99 {percentile(figures.signed_in_ms, 0.99):.1f} ms   n={len(figures.signed_in_ms)}"
+    )
     print(f"play p50 / trivial p50  {play50 / triv50:.2f}x   (target: within 3x)")
+    print(f"play p50 / signed-in poll p50  {play50 / signed50:.2f}x")
     print(f"errors                {len(figures.errors)}")
     for error in figures.errors[:10]:
         print(f"  {error}")
