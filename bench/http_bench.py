@@ -163,18 +163,25 @@ def play_match(
         figures.finished += 1
 
 
-def probe_trivial(port: int, figures: Figures, stop: threading.Event) -> None:
-    """Time /healthz through the same server while the players play."""
-    browser = Browser(port)
+def time_requests(
+    browser: Browser, path: str, expected: int, samples: list[float], pause: float,
+    figures: Figures, stop: threading.Event, htmx: bool = False,
+) -> None:  # fmt: skip
+    """GET `path` until `stop` is set, noting each answer's time in `samples`."""
     while not stop.is_set():
         began = time.perf_counter()
-        status, _, _ = browser.request("GET", "/healthz")
+        status, _, _ = browser.request("GET", path, htmx=htmx)
         elapsed = (time.perf_counter() - began) * 1000
-        if status != 200:
-            figures.error(f"/healthz answered {status}")
+        if status != expected:
+            figures.error(f"{path} answered {status}")
         with figures.lock:
-            figures.trivial_ms.append(elapsed)
-        time.sleep(0.02)
+            samples.append(elapsed)
+        time.sleep(pause)
+
+
+def probe_trivial(port: int, figures: Figures, stop: threading.Event) -> None:
+    """Time /healthz through the same server while the players play."""
+    time_requests(Browser(port), "/healthz", 200, figures.trivial_ms, 0.02, figures, stop)
 
 
 def probe_signed_in(browser: Browser, figures: Figures, stop: threading.Event) -> None:
@@ -196,15 +203,7 @@ def probe_signed_in(browser: Browser, figures: Figures, stop: threading.Event) -
         figures.error("the signed-in probe's match shows no version")
         return
     poll = f"{path}?since={version.group(1)}"
-    while not stop.is_set():
-        began = time.perf_counter()
-        status, _, _ = browser.request("GET", poll, htmx=True)
-        elapsed = (time.perf_counter() - began) * 1000
-        if status != 204:
-            figures.error(f"the signed-in poll answered {status}")
-        with figures.lock:
-            figures.signed_in_ms.append(elapsed)
-        time.sleep(0.1)
+    time_requests(browser, poll, 204, figures.signed_in_ms, 0.1, figures, stop, htmx=True)
 
 
 def manage(env: dict[str, str], *args: str) -> None:

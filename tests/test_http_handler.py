@@ -22,9 +22,9 @@ def run(scenario):
         return pool.submit(async_to_sync(scenario)).result()
 
 
-async def fetch(app, method: str, path: str, body: bytes = b"") -> dict:
-    """Send one request through the ASGI app; return its status, headers and whole body."""
-    scope = {
+def http_scope(method: str, path: str) -> dict:
+    """Return the ASGI scope of a plain HTTP/1.1 request to this path."""
+    return {
         "type": "http",
         "http_version": "1.1",
         "method": method,
@@ -33,7 +33,11 @@ async def fetch(app, method: str, path: str, body: bytes = b"") -> dict:
         "query_string": b"",
         "headers": [(b"host", b"127.0.0.1")],
     }
-    communicator = ApplicationCommunicator(app, scope)
+
+
+async def fetch(app, method: str, path: str, body: bytes = b"") -> dict:
+    """Send one request through the ASGI app; return its status, headers and whole body."""
+    communicator = ApplicationCommunicator(app, http_scope(method, path))
     await communicator.send_input({"type": "http.request", "body": body})
     start = await communicator.receive_output(TIMEOUT)
     response = {"status": start["status"], "headers": start["headers"], "body": b""}
@@ -175,7 +179,9 @@ def test_a_live_event_is_handed_to_the_serving_loop_without_waiting(monkeypatch)
     }
 
 
-def test_without_a_serving_loop_events_are_sent_before_returning(monkeypatch):
+@pytest.fixture
+def layer_sends(monkeypatch) -> list[str]:
+    """Replace the channel layer with one that notes the group of each event sent to it."""
     sent: list[str] = []
 
     class Layer:
@@ -183,6 +189,11 @@ def test_without_a_serving_loop_events_are_sent_before_returning(monkeypatch):
             sent.append(group)
 
     monkeypatch.setattr("games.live.get_channel_layer", lambda: Layer())
+    return sent
+
+
+def test_without_a_serving_loop_events_are_sent_before_returning(monkeypatch, layer_sends):
+    sent = layer_sends
     monkeypatch.setattr("games.live.server_loop", lambda: None)
 
     def move_committed() -> None:
@@ -198,10 +209,6 @@ def test_without_a_serving_loop_events_are_sent_before_returning(monkeypatch):
 
 async def call_recording(handler: HttpHandler, path: str, events: list[str]) -> None:
     """Serve one GET through the handler, noting each message it sends in `events`."""
-    scope = {
-        "type": "http", "http_version": "1.1", "method": "GET", "path": path,
-        "raw_path": path.encode(), "query_string": b"", "headers": [(b"host", b"127.0.0.1")],
-    }  # fmt: skip
 
     async def receive():
         return {"type": "http.request", "body": b""}
@@ -209,7 +216,7 @@ async def call_recording(handler: HttpHandler, path: str, events: list[str]) -> 
     async def send(message):
         events.append(message["type"])
 
-    await handler(scope, receive, send)
+    await handler(http_scope("GET", path), receive, send)
 
 
 def test_what_a_request_defers_runs_once_its_response_is_sent():
@@ -250,14 +257,8 @@ def test_outside_a_request_nothing_is_deferred():
     coroutine.close()
 
 
-def test_a_move_committed_in_a_request_is_relayed_after_its_answer(monkeypatch):
-    events: list[str] = []
-
-    class Layer:
-        async def group_send(self, group: str, message: dict) -> None:
-            events.append(group)
-
-    monkeypatch.setattr("games.live.get_channel_layer", lambda: Layer())
+def test_a_move_committed_in_a_request_is_relayed_after_its_answer(layer_sends):
+    events = layer_sends  # the handler's messages and the layer's sends, in one order
     handler = HttpHandler()
     chain = handler._middleware_chain
 
