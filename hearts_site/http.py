@@ -5,7 +5,8 @@ not natively async (most of Django's, and WhiteNoise) and the view itself each c
 the event loop and a thread, a dozen crossings per request, in a thread created afresh for each
 request. Every crossing waits for a thread to be scheduled, which on a busy machine costs far
 more than the work in between. Here the whole chain runs synchronously, as under WSGI, in a
-thread from a fixed pool: the event loop only reads the request and writes the response.
+thread from a fixed pool: the event loop only reads the request, writes the response, and
+then starts what the request deferred until its answer was sent (`after_response`).
 """
 
 from __future__ import annotations
