@@ -8,6 +8,7 @@ one stage can be measured without the noise of a server under load.
     python bench/play_breakdown.py                  # SQLite, 3 matches
     python bench/play_breakdown.py --matches 5 --database postgres://postgres@127.0.0.1:5432/x
     python bench/play_breakdown.py --redis-url redis://127.0.0.1:6379/2   # Redis cache, layer
+    python bench/play_breakdown.py --pause 0.15     # each card 150 ms after the last request
 
 The stages nest: the request holds the view, the view holds the move and the rendering, the
 move holds the lock, the bots and the save. A PostgreSQL database given by URL is dropped and
@@ -100,8 +101,12 @@ def instrument(stages: Stages) -> None:
     stages.wrap(CursorWrapper, "execute", "every query")
 
 
-def play_matches(count: int, stages: Stages) -> list[int]:
-    """Play `count` matches; return the number of queries of each played card."""
+def play_matches(count: int, stages: Stages, pause: float = 0.0) -> list[int]:
+    """Play `count` matches; return the number of queries of each played card.
+
+    With `pause`, wait that many seconds before each played card, as a server waits between a
+    player's moves: a request that follows another at once finds the machine's caches warm.
+    """
     from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test import Client
@@ -134,6 +139,7 @@ def play_matches(count: int, stages: Stages) -> list[int]:
                 stages.current.clear()
             else:
                 body = urllib.parse.urlencode({"version": match.version, "card": view.legal[0]})
+                time.sleep(pause)
                 with CaptureQueriesContext(connection) as captured:
                     response = client.post(f"{base}play/", body, form, **htmx)
                 if number and response.status_code == 200:
@@ -151,6 +157,9 @@ def main() -> int:
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--database", default="sqlite", help="sqlite, or a PostgreSQL URL")
     parser.add_argument("--redis-url", default="", help="use Redis for the cache and layer")
+    parser.add_argument(
+        "--pause", type=float, default=0.0, help="seconds to wait before each played card"
+    )
     args = parser.parse_args()
     configure(args)
 
@@ -169,7 +178,7 @@ def main() -> int:
 
     stages = Stages()
     instrument(stages)
-    queries = play_matches(args.matches, stages)
+    queries = play_matches(args.matches, stages, args.pause)
     cards = len(stages.samples["request (all of it)"])
     print(f"python {sys.version.split()[0]}, {os.environ['DATABASE_URL'].split(':')[0]}")
     print(f"{cards} played cards in {args.matches} matches; median ms per card")
