@@ -65,9 +65,8 @@ class Columns:
         self.sql = ", ".join(f"{quote(alias)}.{quote(field.column)}" for field in fields)
         self._converters: dict[str, list[tuple[Any, list[Converter]]]] = {}
 
-    def converters(self) -> list[tuple[Any, list[Converter]]]:
+    def converters(self, connection) -> list[tuple[Any, list[Converter]]]:
         """Return, per column, its expression and the converters the ORM would apply to it."""
-        connection = connections[DB]
         vendor = connection.vendor
         if vendor not in self._converters:
             per_column = []
@@ -81,11 +80,10 @@ class Columns:
             self._converters[vendor] = per_column
         return self._converters[vendor]
 
-    def build(self, values: Sequence[Any]) -> M:
+    def build(self, values: Sequence[Any], connection) -> M:
         """Return the model instance for one row's values (in this object's column order)."""
-        connection = connections[DB]
         converted = []
-        for value, (column, converters) in zip(values, self.converters(), strict=True):
+        for value, (column, converters) in zip(values, self.converters(connection), strict=True):
             for convert in converters:
                 value = convert(value, column, connection)
             converted.append(value)
@@ -111,28 +109,32 @@ def select(
     """
     connection = connections[DB]
     sql = f"SELECT {', '.join(c.sql for c in columns)} {from_sql}"
-    if lock is not None and connection.features.has_select_for_update:
+    if lock is not None and connection.features.has_select_for_update_of:
         sql += f" FOR UPDATE OF {quote(lock.alias)}"
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    result = []
-    first: dict[int, Any] = {}
-    for row in rows:
-        start, built = 0, []
-        for index, group in enumerate(columns):
-            end = start + len(group.fields)
-            if index in first:
-                built.append(first[index])
-            else:
-                values = row[start:end]
-                instance = None if values[group.pk_index] is None else group.build(values)
-                if group in once:
-                    first[index] = instance
-                built.append(instance)
-            start = end
-        result.append(tuple(built))
-    return result
+    spans, start = [], 0
+    for group in columns:
+        spans.append((group, slice(start, start + len(group.fields))))
+        start += len(group.fields)
+
+    def build(group: Columns, values: Sequence[Any]) -> models.Model | None:
+        return None if values[group.pk_index] is None else group.build(values, connection)
+
+    # The groups read once, from the first row, and given on every row.
+    repeated = {
+        index: build(group, rows[0][span])
+        for index, (group, span) in enumerate(spans)
+        if rows and group in once
+    }
+    return [
+        tuple(
+            repeated[index] if index in repeated else build(group, row[span])
+            for index, (group, span) in enumerate(spans)
+        )
+        for row in rows
+    ]
 
 
 def by_pk(columns: Columns, pk: Any) -> models.Model | None:

@@ -58,6 +58,14 @@ def after_response(coroutine: Coroutine) -> bool:
     return True
 
 
+def _start_in_background(coroutines: list[Coroutine]) -> None:
+    """Start each coroutine as a task of the running loop, keeping it referenced until done."""
+    for coroutine in coroutines:
+        task = asyncio.ensure_future(coroutine)
+        _background.add(task)
+        task.add_done_callback(_background.discard)
+
+
 def in_thread_context(func, *args):
     """Call func in this worker thread's lasting context, as a thread of a WSGI server would.
 
@@ -100,39 +108,35 @@ class HttpHandler(ASGIHandler):
             respond = sync_to_async(
                 in_thread_context, thread_sensitive=False, executor=self.executor
             )
-            response, deferred = await respond(self.respond_deferring, scope, body_file)
+            response, deferred = await respond(self.respond, scope, body_file)
             try:
                 await self.send_response(response, send)
             finally:
                 # Sent or not (the client may have gone), what the request deferred still runs.
-                for coroutine in deferred:
-                    task = asyncio.ensure_future(coroutine)
-                    _background.add(task)
-                    task.add_done_callback(_background.discard)
+                _start_in_background(deferred)
             if response.streaming:
                 # A streamed body (a static file) is closed once sent, as Django does.
                 await respond(response.close)
         finally:
             body_file.close()
 
-    def respond_deferring(self, scope, body_file) -> tuple[HttpResponseBase, list[Coroutine]]:
-        """Respond, collecting what the request handed to `after_response` meanwhile."""
+    def respond(self, scope, body_file) -> tuple[HttpResponseBase, list[Coroutine]]:
+        """Run one request through the middleware and the view, in a worker thread.
+
+        Return the response and what the request handed to `after_response` meanwhile.
+        """
         _after_response.pending = deferred = []
         try:
-            return self.respond(scope, body_file), deferred
+            set_script_prefix(get_script_prefix(scope))
+            signals.request_started.send(sender=self.__class__, scope=scope)
+            request, response = self.create_request(scope, body_file)
+            if request is not None:
+                response = self.get_response(request)
+                response._handler_class = self.__class__
+            if not response.streaming:
+                # The body is complete: close now, in the thread that used the database, so
+                # that request_finished releases this thread's connections.
+                response.close()
+            return response, deferred
         finally:
             _after_response.pending = None
-
-    def respond(self, scope, body_file) -> HttpResponseBase:
-        """Run one request through the middleware and the view, in a worker thread."""
-        set_script_prefix(get_script_prefix(scope))
-        signals.request_started.send(sender=self.__class__, scope=scope)
-        request, response = self.create_request(scope, body_file)
-        if request is not None:
-            response = self.get_response(request)
-            response._handler_class = self.__class__
-        if not response.streaming:
-            # The body is complete: close now, in the thread that used the database, so that
-            # request_finished releases this thread's connections.
-            response.close()
-        return response

@@ -5,7 +5,7 @@ import pytest
 from games import engine, services
 from games.models import Match
 from games.services import states
-from tests.factories import make_match, next_move, state_of
+from tests.factories import make_match, next_move
 
 pytestmark = pytest.mark.django_db(transaction=True)  # keeping happens once a move commits
 
@@ -24,13 +24,16 @@ def rebuilds(monkeypatch):
     return calls
 
 
-def play_once(user, match):
-    match.refresh_from_db()
-    move = next_move(match, 0)
-    state = state_of(match)
-    if state.phase == engine.PASSING:
+def make_move(user, match, move):
+    """Make the move `next_move` chose: a pass or a card."""
+    if "cards" in move.data:
         return services.pass_cards(user, match.pk, match.version, move.data["cards"])
     return services.play_card(user, match.pk, match.version, move.data["card"])
+
+
+def play_once(user, match):
+    match.refresh_from_db()
+    return make_move(user, match, next_move(match, 0))
 
 
 def test_a_move_starts_from_the_state_the_last_move_kept(alice, rebuilds):
@@ -40,10 +43,7 @@ def test_a_move_starts_from_the_state_the_last_move_kept(alice, rebuilds):
     move = next_move(match, 0)
     assert move is not None
     rebuilds.clear()
-    if "cards" in move.data:
-        services.pass_cards(alice, match.pk, match.version, move.data["cards"])
-    else:
-        services.play_card(alice, match.pk, match.version, move.data["card"])
+    make_move(alice, match, move)
     assert rebuilds == []
 
 
