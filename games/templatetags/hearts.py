@@ -9,6 +9,7 @@ from functools import cache
 from html import escape
 
 from django import template
+from django.template import defaulttags
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
@@ -173,3 +174,20 @@ def ordinal(value: int | None) -> str:
     teens = 10 <= value % 100 <= 20
     suffix = "th" if teens else {1: "st", 2: "nd", 3: "rd"}.get(value % 10, "th")
     return f"{value}{suffix}"
+
+
+@register.simple_tag(takes_context=True)
+def form_csrf(context) -> str:
+    """Render a form's CSRF field, except in a region that htmx swaps into a page.
+
+    A form in such a region is only ever posted by htmx, which sends the page's own token in a
+    header (`hx-headers` on `<body>`); a fresh masked token per region would cost every answer
+    a random string and a new cookie for nothing. Full pages, the only ones a browser without
+    JavaScript posts from, always carry the field.
+    """
+    if context.get("fragment"):
+        return ""
+    return CSRF_NODE.render(context)
+
+
+CSRF_NODE = defaulttags.CsrfTokenNode()

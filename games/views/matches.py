@@ -48,19 +48,23 @@ def _context(request: HttpRequest, match: Match, **extra) -> dict:
 
 
 def _regions(
-    request: HttpRequest,
     context: dict,
     *,
     main: str | None = "hand",
     also: Iterable[str] = ("table", "status"),
     status: int = 200,
 ) -> HttpResponse:
-    """Render one region for htmx to swap, and out-of-band copies of the others."""
+    """Render one region for htmx to swap, and out-of-band copies of the others.
+
+    The regions need nothing from the request (no context processor's values, and no CSRF
+    field: see `form_csrf`), so they are rendered from the match's context alone.
+    """
+    context = {**context, "fragment": True}
     parts = []
     if main:
-        parts.append(render_to_string(f"{TEMPLATE}#{main}", {**context, "oob": False}, request))
+        parts.append(render_to_string(f"{TEMPLATE}#{main}", {**context, "oob": False}))
     for name in also:
-        parts.append(render_to_string(f"{TEMPLATE}#{name}", {**context, "oob": True}, request))
+        parts.append(render_to_string(f"{TEMPLATE}#{name}", {**context, "oob": True}))
     return HttpResponse(
         "".join(parts), status=status, headers={VERSION_HEADER: str(context["version"])}
     )
@@ -77,7 +81,7 @@ def _refused(
     match.refresh_from_db()
     if request.htmx and match.status != MatchStatus.OPEN:
         context = _context(request, match, selected=selected, error=message)
-        return _regions(request, context, status=status)
+        return _regions(context, status=status)
     messages.error(request, message)
     return _page(request, match, status=status, selected=selected)
 
@@ -111,7 +115,7 @@ def _act(
     # changing anything, does not say, so it gets the sheet too.
     if getattr(match, "sheet_changed", True):
         regions += ("scores",)
-    return _regions(request, _context(request, match), also=regions)
+    return _regions(_context(request, match), also=regions)
 
 
 @login_required
@@ -127,7 +131,7 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponse(status=NOTHING_NEW, headers={VERSION_HEADER: str(match.version)})
     if request.htmx and match.status != MatchStatus.OPEN:
         context = _context(request, match)
-        return _regions(request, context, main=None, also=("table", "hand", "scores", "status"))
+        return _regions(context, main=None, also=("table", "hand", "scores", "status"))
     response = _page(request, match)
     response[VERSION_HEADER] = str(match.version)
     return response

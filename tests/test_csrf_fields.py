@@ -1,0 +1,94 @@
+"""CSRF at the table: full pages carry the form field, regions swapped in by htmx do not.
+
+A region htmx swaps in is posted by htmx, with the page's token in the `X-CSRFToken` header
+(`hx-headers` on `<body>`), so it needs no field of its own; a page a browser posts without
+JavaScript always has one.
+"""
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import engine
+from games.models import Match
+from tests.factories import HTMX, make_match, next_move, state_of
+
+FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+HEADER = re.compile(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'')
+
+
+@pytest.fixture
+def strict_client(alice) -> Client:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+    return client
+
+
+def waiting_to_play(alice, client: Client) -> Match:
+    """Return a match against bots, passed, with Alice to play; moves posted with `client`."""
+    match = make_match(alice, seed=11)
+    while state_of(match).phase != engine.PLAYING:
+        move = next_move(match, 0)
+        page = client.get(reverse("match", args=[match.pk])).text
+        data = {**move.data, "csrfmiddlewaretoken": FIELD.search(page).group(1)}
+        assert client.post(move.url, data).status_code == 302
+        match.refresh_from_db()
+    return match
+
+
+def legal_card(match: Match) -> str:
+    return str(state_of(match).view(0).legal[0])
+
+
+def test_the_full_page_carries_the_field_in_its_forms(strict_client, alice):
+    match = waiting_to_play(alice, strict_client)
+    page = strict_client.get(reverse("match", args=[match.pk])).text
+    play_form = page[page.index('class="play-form"') :]
+    assert FIELD.search(play_form[: play_form.index("</form>")])
+
+
+def test_an_htmx_answer_carries_no_field_and_sets_no_cookie(strict_client, alice):
+    match = waiting_to_play(alice, strict_client)
+    page = strict_client.get(reverse("match", args=[match.pk])).text
+    token = HEADER.search(page).group(1)
+    response = strict_client.post(
+        reverse("play_card", args=[match.pk]),
+        {"version": match.version, "card": legal_card(match)},
+        HTTP_X_CSRFTOKEN=token,
+        **HTMX,
+    )
+    assert response.status_code == 200
+    assert 'class="play-form"' in response.text  # the hand, with its form, came back
+    assert "csrfmiddlewaretoken" not in response.text
+    assert "csrftoken" not in response.cookies
+
+
+def test_the_pages_header_token_posts_move_after_move(strict_client, alice):
+    match = waiting_to_play(alice, strict_client)
+    token = HEADER.search(strict_client.get(reverse("match", args=[match.pk])).text).group(1)
+    for _ in range(3):  # each answer is swapped in; the page's header stays as it was
+        version = match.version
+        response = strict_client.post(
+            reverse("play_card", args=[match.pk]),
+            {"version": version, "card": legal_card(match)},
+            HTTP_X_CSRFTOKEN=token,
+            **HTMX,
+        )
+        assert response.status_code == 200
+        match.refresh_from_db()
+        assert match.version > version
+
+
+def test_a_move_without_any_token_is_refused(strict_client, alice):
+    match = waiting_to_play(alice, strict_client)
+    version = match.version
+    response = strict_client.post(
+        reverse("play_card", args=[match.pk]),
+        {"version": version, "card": legal_card(match)},
+        **HTMX,
+    )
+    assert response.status_code == 403
+    match.refresh_from_db()
+    assert match.version == version
