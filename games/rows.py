@@ -158,19 +158,35 @@ def update_statement(instance: models.Model, attnames: Iterable[str]) -> Stateme
     An `auto_now` field among them takes the current time, on the instance too.
     """
     connection = connections[DB]
-    meta = type(instance)._meta
-    fields = [meta.get_field(name) for name in attnames]
+    sql, fields = _update_sql(type(instance), tuple(attnames), connection.vendor)
     values = [
         field.get_db_prep_save(field.pre_save(instance, False), connection) for field in fields
     ]
-    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
-    sql = f"UPDATE {table(type(instance))} SET {assignments} WHERE {pk_column(type(instance))} = %s"
     return sql, [*values, instance.pk]
+
+
+# The statements' text depends only on the model, the columns and the database: a move writes
+# the same few shapes on every card, so each is put together once per process.
+@cache
+def _update_sql(
+    model: type[models.Model], attnames: tuple[str, ...], vendor: str
+) -> tuple[str, tuple[Field, ...]]:
+    fields = tuple(model._meta.get_field(name) for name in attnames)
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    return f"UPDATE {table(model)} SET {assignments} WHERE {pk_column(model)} = %s", fields
 
 
 @cache
 def _insert_fields(model: type[models.Model]) -> tuple[Field, ...]:
     return tuple(f for f in model._meta.concrete_fields if not f.primary_key)
+
+
+@cache
+def _insert_sql(model: type[models.Model], count: int, vendor: str) -> str:
+    fields = _insert_fields(model)
+    columns = ", ".join(quote(field.column) for field in fields)
+    row_sql = f"({', '.join(['%s'] * len(fields))})"
+    return f"INSERT INTO {table(model)} ({columns}) VALUES {', '.join([row_sql] * count)}"
 
 
 def insert_statements(instances: Sequence[models.Model]) -> list[Statement]:
@@ -183,8 +199,6 @@ def insert_statements(instances: Sequence[models.Model]) -> list[Statement]:
     connection = connections[DB]
     model = type(instances[0])
     fields = _insert_fields(model)
-    columns = ", ".join(quote(field.column) for field in fields)
-    row_sql = f"({', '.join(['%s'] * len(fields))})"
     batch = max(1, connection.ops.bulk_batch_size(fields, instances))
     statements = []
     for start in range(0, len(instances), batch):
@@ -194,8 +208,7 @@ def insert_statements(instances: Sequence[models.Model]) -> list[Statement]:
             for instance in chunk
             for field in fields
         ]
-        sql = f"INSERT INTO {table(model)} ({columns}) VALUES {', '.join([row_sql] * len(chunk))}"
-        statements.append((sql, params))
+        statements.append((_insert_sql(model, len(chunk), connection.vendor), params))
     for instance in instances:
         instance._state.adding = False
         instance._state.db = DB

@@ -112,8 +112,11 @@ class HttpHandler(ASGIHandler):
             try:
                 await self.send_response(response, send)
             finally:
-                # Sent or not (the client may have gone), what the request deferred still runs.
-                _start_in_background(deferred)
+                # Sent or not (the client may have gone), what the request deferred still runs,
+                # on a timer: the server writes the response to its socket on the loop's next
+                # pass, and a task started now would run first. Timers of the next pass run
+                # after its socket callbacks, so the answer goes out before the deferred work.
+                _loop.call_later(0, _start_in_background, deferred)
             if response.streaming:
                 # A streamed body (a static file) is closed once sent, as Django does.
                 await respond(response.close)
