@@ -1,5 +1,8 @@
 """Signing in with a username and password, and finding the signed-in user on each request."""
 
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 
 from django.contrib.auth import backends, get_user_model
@@ -9,20 +12,54 @@ from games import rows
 # Sessions record the path of the backend that signed them in; `settings` lists this one.
 PATH = "games.accounts.backends.ModelBackend"
 
+# Full user rows that a move's locked read brought along (the seated players), by id, while
+# that move's block is open (`users_read_with_table`); None outside any such block.
+_read_with_table: ContextVar[dict[int, object] | None] = ContextVar(
+    "users_read_with_table", default=None
+)
+
 
 @cache
 def _user_columns() -> rows.Columns:
     return rows.Columns(get_user_model(), alias="u")
 
 
+@contextmanager
+def users_read_with_table() -> Iterator[None]:
+    """Within this block, find the signed-in user among the users read with the table.
+
+    A move reads its seats' users in the query that locks the match; the player making the
+    move is one of them, so their request need not read their row again. Outside the block
+    (and in the next request, which may run in the same thread and context) users are read
+    as usual, so a row is never used beyond the transaction that read it.
+    """
+    token = _read_with_table.set({})
+    try:
+        yield
+    finally:
+        _read_with_table.reset(token)
+
+
+def offer_users(users: Iterable) -> None:
+    """Note users read in full inside a `users_read_with_table` block (ignored elsewhere)."""
+    known = _read_with_table.get()
+    if known is not None:
+        known.update((user.pk, user) for user in users)
+
+
 class ModelBackend(backends.ModelBackend):
     """Django's model backend, reading the signed-in user of each request in plain SQL.
 
     Every signed-in request loads its user; through the ORM that costs a query built anew each
-    time, several times the cost of the query itself (see `games.rows`). Passwords, permissions
-    and the checks on inactive users are Django's own.
+    time, several times the cost of the query itself (see `games.rows`). Inside a move, the
+    row comes from the move's own locked read instead (`users_read_with_table`). Passwords,
+    permissions, the session's check against the password and the checks on inactive users
+    are Django's own, whichever way the row was read.
     """
 
     def get_user(self, user_id):
-        user = rows.by_pk(_user_columns(), user_id)
+        known = _read_with_table.get()
+        user = known.get(user_id) if known else None
+        if user is None:
+            user = rows.by_pk(_user_columns(), user_id)
         return user if user is not None and self.user_can_authenticate(user) else None

@@ -3,6 +3,7 @@
 from django.db import transaction
 
 from games import engine
+from games.accounts.backends import users_read_with_table
 from games.models import Action, Match, MatchStatus, Seat, Table
 from games.services.errors import BadInput
 from games.services.table import LockedTable
@@ -10,7 +11,8 @@ from games.services.table import LockedTable
 
 def _move(user, match_id: int, seen_version: int, decision_for) -> Match:
     """Run one player's decision: lock, check seat and version, apply, let bots answer, save."""
-    with transaction.atomic():
+    # The user is read with the table: `user` may be the request's, not read yet.
+    with transaction.atomic(), users_read_with_table():
         table = LockedTable.lock(match_id)
         seat = table.require_seat(user)
         table.require_in_play()

@@ -75,6 +75,8 @@ class LockedTable:
 
     def seat_of(self, user) -> Seat | None:
         """Return the seat the user plays at (not one they resigned), if any."""
+        if user.pk is None:
+            return None  # nobody signed in; a bot's seat has no user either, and is not theirs
         for seat in self.seats:
             if seat.user_id == user.pk and not seat.resigned:
                 return seat

@@ -3,8 +3,8 @@
 Every move reads these three, so they are plain SQL (see `games.rows`), in one query; what
 they return is what the querysets they replace returned:
 `Match.objects.select_for_update().get(pk=...)`, the seats with
-`select_related("user__profile")` limited to the names, and the hand without its deal (the
-snapshot already holds the cards).
+`select_related("user__profile")` (the profile limited to the name), and the hand without its
+deal (the snapshot already holds the cards).
 """
 
 from functools import cache
@@ -12,6 +12,7 @@ from functools import cache
 from django.contrib.auth import get_user_model
 
 from games import rows
+from games.accounts.backends import offer_users
 from games.models import Hand, Match, Profile, Seat
 
 SEAT_FIELDS = [
@@ -26,7 +27,8 @@ def _columns() -> tuple[rows.Columns, ...]:
     return (
         rows.Columns(Match, alias="m"),
         rows.Columns(Seat, SEAT_FIELDS, alias="s"),
-        rows.Columns(get_user_model(), ["username"], alias="u"),
+        # Whole rows: the player making the move is among them (see `offer_users`).
+        rows.Columns(get_user_model(), alias="u"),
         rows.Columns(Profile, ["user_id", "display_name"], alias="p"),
         rows.Columns(Hand, HAND_FIELDS, alias="h"),
     )
@@ -35,9 +37,10 @@ def _columns() -> tuple[rows.Columns, ...]:
 def lock_table(match_id: int) -> tuple[Match, list[Seat], Hand | None] | None:
     """Lock the match row until the transaction ends; return it, its seats and its hand.
 
-    One query: the seats (each with what its name needs) and the hand in play come joined to
-    the locked match row, so that a move reads all it needs in one round trip. The seats come
-    in order; before the first deal there is no hand. None if there is no such match.
+    One query: the seats (each with its whole user and the name it shows) and the hand in
+    play come joined to the locked match row, so that a move reads all it needs, the player
+    making it included, in one round trip. The seats come in order; before the first deal
+    there is no hand. None if there is no such match.
     """
     match_columns, seat_columns, user_columns, profile_columns, hand_columns = _columns()
     User = get_user_model()  # noqa: N806 (a model class)
@@ -57,7 +60,7 @@ def lock_table(match_id: int) -> tuple[Match, list[Seat], Hand | None] | None:
     if not found:
         return None
     match, hand = found[0][0], found[0][4]
-    seats = []
+    seats, users = [], []
     for _, seat, user, profile, _ in found:
         if seat is None:
             continue  # a match without seats (only ever one made by hand in the admin)
@@ -65,8 +68,10 @@ def lock_table(match_id: int) -> tuple[Match, list[Seat], Hand | None] | None:
             # As select_related caches them: a user without a profile caches "none", so that
             # asking for it raises DoesNotExist instead of querying.
             user.__class__.profile.related.set_cached_value(user, profile)
+            users.append(user)
         Seat.user.field.set_cached_value(seat, user)
         Seat.match.field.set_cached_value(seat, match)
         seats.append(seat)
+    offer_users(users)
     # A few rows sort faster in Python than an ORDER BY is parsed.
     return match, sorted(seats, key=lambda seat: seat.position), hand

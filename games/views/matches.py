@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import presenters, services
 from games.access import may_view
+from games.accounts.decorators import login_required_for_move
 from games.forms import JoinForm, MoonForm, PassForm, PlayForm, SeatForm, first_error
 from games.models import Match, MatchStatus
 
@@ -148,7 +149,7 @@ def scores(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/scores.html", context)
 
 
-@login_required
+@login_required_for_move
 @require_POST
 def play_card(request: HttpRequest, pk: int) -> HttpResponse:
     """Play one card (R3)."""
@@ -161,7 +162,7 @@ def play_card(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@login_required
+@login_required_for_move
 @require_POST
 def pass_cards(request: HttpRequest, pk: int) -> HttpResponse:
     """Pass three cards (R2); a refusal keeps the cards the player had ticked."""
@@ -175,7 +176,7 @@ def pass_cards(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@login_required
+@login_required_for_move
 @require_POST
 def choose_moon(request: HttpRequest, pk: int) -> HttpResponse:
     """Choose what shooting the moon does (R4.3)."""

@@ -1,0 +1,118 @@
+"""A move reads its player with the table it locks, and checks them exactly as Django does."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games import engine
+from games.accounts.backends import ModelBackend, offer_users, users_read_with_table
+from games.models import Match
+from games.presenters import viewer_seat
+from games.services.table import LockedTable
+from tests.factories import HTMX, action_count, make_match, next_move, state_of
+
+pytestmark = pytest.mark.django_db
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def waiting_to_play(alice, client: Client) -> Match:
+    """Return a match against bots, passed, with Alice to play."""
+    match = make_match(alice, seed=11)
+    while state_of(match).phase != engine.PLAYING:
+        move = next_move(match, 0)
+        assert client.post(move.url, move.data).status_code == 302
+        match.refresh_from_db()
+    return match
+
+
+def play(client: Client, match: Match):
+    card = str(state_of(match).view(0).legal[0])
+    url = reverse("play_card", args=[match.pk])
+    return client.post(url, {"version": match.version, "card": card}, **HTMX)
+
+
+def assert_sent_to_sign_in(response, match: Match, version: int, actions: int) -> None:
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+    match.refresh_from_db()
+    assert (match.version, action_count(match)) == (version, actions)
+
+
+def test_a_card_reads_the_player_only_with_the_table(alice):
+    client = signed_in(alice)
+    match = waiting_to_play(alice, client)
+    with CaptureQueriesContext(connection) as queries:
+        assert play(client, match).status_code == 200
+    reading_users = [q["sql"] for q in queries if '"auth_user"' in q["sql"]]
+    assert len(reading_users) == 1
+    assert 'FROM "games_match" m' in reading_users[0]  # the locked read of the match
+
+
+def test_a_player_whose_password_changed_elsewhere_is_sent_to_sign_in(alice):
+    client = signed_in(alice)
+    match = waiting_to_play(alice, client)
+    version, actions = match.version, action_count(match)
+    alice.set_password("a-new-password-42")
+    alice.save()  # on another device: every other session of hers must end
+    assert_sent_to_sign_in(play(client, match), match, version, actions)
+    # Her session is over, as Django ends it: the next page asks her to sign in too.
+    assert client.get(reverse("match", args=[match.pk])).status_code == 302
+
+
+def test_a_deactivated_player_is_sent_to_sign_in(alice):
+    client = signed_in(alice)
+    match = waiting_to_play(alice, client)
+    version, actions = match.version, action_count(match)
+    get_user_model().objects.filter(pk=alice.pk).update(is_active=False)
+    assert_sent_to_sign_in(play(client, match), match, version, actions)
+
+
+def test_a_move_with_nobody_signed_in_is_sent_to_sign_in(alice):
+    match = waiting_to_play(alice, signed_in(alice))
+    version, actions = match.version, action_count(match)
+    assert_sent_to_sign_in(play(Client(), match), match, version, actions)
+
+
+def test_someone_signed_in_without_a_seat_is_still_refused(alice, make_user):
+    match = waiting_to_play(alice, signed_in(alice))
+    version, actions = match.version, action_count(match)
+    response = play(signed_in(make_user("mallory", "Mallory")), match)
+    assert response.status_code == 403
+    match.refresh_from_db()
+    assert (match.version, action_count(match)) == (version, actions)
+
+
+def test_users_offered_are_found_only_inside_the_block(alice):
+    stale = get_user_model().objects.get(pk=alice.pk)
+    stale.username = "read-in-this-block"
+    offer_users([stale])  # outside any block: ignored
+    assert ModelBackend().get_user(alice.pk).username == "alice"
+    with users_read_with_table():
+        offer_users([stale])
+        assert ModelBackend().get_user(alice.pk) is stale
+    assert ModelBackend().get_user(alice.pk).username == "alice"  # read afresh again
+
+
+def test_an_inactive_user_offered_in_the_block_is_still_refused(alice):
+    inactive = get_user_model().objects.get(pk=alice.pk)
+    inactive.is_active = False
+    with users_read_with_table():
+        offer_users([inactive])
+        assert ModelBackend().get_user(alice.pk) is None
+
+
+def test_nobody_signed_in_holds_a_bots_seat(alice):
+    match = make_match(alice)
+    table = LockedTable.lock(match.pk)
+    assert any(seat.user_id is None for seat in table.seats)  # the bots' seats
+    assert table.seat_of(AnonymousUser()) is None
+    assert viewer_seat(table.seats, AnonymousUser()) is None
