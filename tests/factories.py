@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -13,6 +14,7 @@ from games.models import Action, Match
 from tests.service_helpers import MOON_DEAL
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
+CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
 def make_match(
@@ -79,6 +81,26 @@ def next_move(match: Match, position: int) -> Move | None:
     if view.phase == engine.MOON:
         return Move(reverse("choose_moon", args=[match.pk]), {"version": version, "option": "add"})
     return None
+
+
+def playing_match(creator, client: Client, seed: int = 11, **options) -> Match:
+    """Return a 4-seat match against bots, past the pass, waiting for its creator to play.
+
+    The pass goes through `client` as a plain form; a client that checks CSRF gets the
+    token field from the match page, as a browser would.
+    """
+    match = make_match(creator, seed=seed, **options)
+    while True:
+        match.refresh_from_db()
+        move = next_move(match, 0)
+        assert move is not None
+        if state_of(match).phase == engine.PLAYING:
+            return match
+        data = dict(move.data)
+        if client.handler.enforce_csrf_checks:
+            page = client.get(reverse("match", args=[match.pk])).text
+            data["csrfmiddlewaretoken"] = CSRF_FIELD.search(page).group(1)
+        assert client.post(move.url, data).status_code == 302
 
 
 def play_to_the_end(clients: dict[int, Client], match: Match, *, htmx: bool = False, limit=5000):

@@ -11,11 +11,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import engine
 from games.models import Match
-from tests.factories import HTMX, make_match, next_move, state_of
+from tests.factories import CSRF_FIELD, HTMX, playing_match, state_of
 
-FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 HEADER = re.compile(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'')
 
 
@@ -26,31 +24,19 @@ def strict_client(alice) -> Client:
     return client
 
 
-def waiting_to_play(alice, client: Client) -> Match:
-    """Return a match against bots, passed, with Alice to play; moves posted with `client`."""
-    match = make_match(alice, seed=11)
-    while state_of(match).phase != engine.PLAYING:
-        move = next_move(match, 0)
-        page = client.get(reverse("match", args=[match.pk])).text
-        data = {**move.data, "csrfmiddlewaretoken": FIELD.search(page).group(1)}
-        assert client.post(move.url, data).status_code == 302
-        match.refresh_from_db()
-    return match
-
-
 def legal_card(match: Match) -> str:
     return str(state_of(match).view(0).legal[0])
 
 
 def test_the_full_page_carries_the_field_in_its_forms(strict_client, alice):
-    match = waiting_to_play(alice, strict_client)
+    match = playing_match(alice, strict_client)
     page = strict_client.get(reverse("match", args=[match.pk])).text
     play_form = page[page.index('class="play-form"') :]
-    assert FIELD.search(play_form[: play_form.index("</form>")])
+    assert CSRF_FIELD.search(play_form[: play_form.index("</form>")])
 
 
 def test_an_htmx_answer_carries_no_field_and_sets_no_cookie(strict_client, alice):
-    match = waiting_to_play(alice, strict_client)
+    match = playing_match(alice, strict_client)
     page = strict_client.get(reverse("match", args=[match.pk])).text
     token = HEADER.search(page).group(1)
     response = strict_client.post(
@@ -66,7 +52,7 @@ def test_an_htmx_answer_carries_no_field_and_sets_no_cookie(strict_client, alice
 
 
 def test_the_pages_header_token_posts_move_after_move(strict_client, alice):
-    match = waiting_to_play(alice, strict_client)
+    match = playing_match(alice, strict_client)
     token = HEADER.search(strict_client.get(reverse("match", args=[match.pk])).text).group(1)
     for _ in range(3):  # each answer is swapped in; the page's header stays as it was
         version = match.version
@@ -82,7 +68,7 @@ def test_the_pages_header_token_posts_move_after_move(strict_client, alice):
 
 
 def test_a_move_without_any_token_is_refused(strict_client, alice):
-    match = waiting_to_play(alice, strict_client)
+    match = playing_match(alice, strict_client)
     version = match.version
     response = strict_client.post(
         reverse("play_card", args=[match.pk]),

@@ -11,8 +11,8 @@ from tests.factories import (
     action_count,
     make_match,
     moon_match,
-    next_move,
     play_to_the_end,
+    playing_match,
     seat_of,
     state_of,
 )
@@ -47,18 +47,6 @@ def pass_first_three(client: Client, match: Match, position: int = 0):
     view = state_of(match).view(position)
     cards = [str(c) for c in view.hand[:3]]
     return client.post(pass_url(match), {"version": match.version, "cards": cards})
-
-
-def playing_match(alice, client, seed: int = 11, **options) -> Match:
-    """Return a 4-seat match against bots, past the pass, waiting for Alice to play."""
-    match = make_match(alice, seed=seed, **options)
-    while True:
-        match.refresh_from_db()
-        move = next_move(match, 0)
-        assert move is not None
-        if state_of(match).phase == engine.PLAYING:
-            return match
-        assert client.post(move.url, move.data).status_code == 302
 
 
 def assert_unchanged(match: Match, version: int, actions: int) -> None:

@@ -8,12 +8,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import engine
 from games.accounts.backends import ModelBackend, offer_users, users_read_with_table
 from games.models import Match
 from games.presenters import viewer_seat
 from games.services.table import LockedTable
-from tests.factories import HTMX, action_count, make_match, next_move, state_of
+from tests.factories import HTMX, action_count, make_match, playing_match, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -22,16 +21,6 @@ def signed_in(user) -> Client:
     client = Client()
     client.force_login(user)
     return client
-
-
-def waiting_to_play(alice, client: Client) -> Match:
-    """Return a match against bots, passed, with Alice to play."""
-    match = make_match(alice, seed=11)
-    while state_of(match).phase != engine.PLAYING:
-        move = next_move(match, 0)
-        assert client.post(move.url, move.data).status_code == 302
-        match.refresh_from_db()
-    return match
 
 
 def play(client: Client, match: Match):
@@ -49,7 +38,7 @@ def assert_sent_to_sign_in(response, match: Match, version: int, actions: int) -
 
 def test_a_card_reads_the_player_only_with_the_table(alice):
     client = signed_in(alice)
-    match = waiting_to_play(alice, client)
+    match = playing_match(alice, client)
     with CaptureQueriesContext(connection) as queries:
         assert play(client, match).status_code == 200
     reading_users = [q["sql"] for q in queries if '"auth_user"' in q["sql"]]
@@ -59,7 +48,7 @@ def test_a_card_reads_the_player_only_with_the_table(alice):
 
 def test_a_player_whose_password_changed_elsewhere_is_sent_to_sign_in(alice):
     client = signed_in(alice)
-    match = waiting_to_play(alice, client)
+    match = playing_match(alice, client)
     version, actions = match.version, action_count(match)
     alice.set_password("a-new-password-42")
     alice.save()  # on another device: every other session of hers must end
@@ -70,20 +59,20 @@ def test_a_player_whose_password_changed_elsewhere_is_sent_to_sign_in(alice):
 
 def test_a_deactivated_player_is_sent_to_sign_in(alice):
     client = signed_in(alice)
-    match = waiting_to_play(alice, client)
+    match = playing_match(alice, client)
     version, actions = match.version, action_count(match)
     get_user_model().objects.filter(pk=alice.pk).update(is_active=False)
     assert_sent_to_sign_in(play(client, match), match, version, actions)
 
 
 def test_a_move_with_nobody_signed_in_is_sent_to_sign_in(alice):
-    match = waiting_to_play(alice, signed_in(alice))
+    match = playing_match(alice, signed_in(alice))
     version, actions = match.version, action_count(match)
     assert_sent_to_sign_in(play(Client(), match), match, version, actions)
 
 
 def test_someone_signed_in_without_a_seat_is_still_refused(alice, make_user):
-    match = waiting_to_play(alice, signed_in(alice))
+    match = playing_match(alice, signed_in(alice))
     version, actions = match.version, action_count(match)
     response = play(signed_in(make_user("mallory", "Mallory")), match)
     assert response.status_code == 403
