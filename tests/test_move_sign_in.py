@@ -65,6 +65,16 @@ def test_a_deactivated_player_is_sent_to_sign_in(alice):
     assert_sent_to_sign_in(play(client, match), match, version, actions)
 
 
+def test_a_deactivated_player_learns_nothing_of_a_match_that_does_not_exist(alice):
+    client = signed_in(alice)
+    match = playing_match(alice, client)
+    get_user_model().objects.filter(pk=alice.pk).update(is_active=False)
+    url = reverse("play_card", args=[match.pk + 1000])
+    response = client.post(url, {"version": 1, "card": "2C"}, **HTMX)
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
 def test_a_move_with_nobody_signed_in_is_sent_to_sign_in(alice):
     match = playing_match(alice, signed_in(alice))
     version, actions = match.version, action_count(match)

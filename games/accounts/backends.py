@@ -20,7 +20,8 @@ _read_with_table: ContextVar[dict[int, object] | None] = ContextVar(
 
 
 @cache
-def _user_columns() -> rows.Columns:
+def user_columns() -> rows.Columns:
+    """Return every column of the user model, under the alias `u`."""
     return rows.Columns(get_user_model(), alias="u")
 
 
@@ -61,5 +62,5 @@ class ModelBackend(backends.ModelBackend):
         known = _read_with_table.get()
         user = known.get(user_id) if known else None
         if user is None:
-            user = rows.by_pk(_user_columns(), user_id)
+            user = rows.by_pk(user_columns(), user_id)
         return user if user is not None and self.user_can_authenticate(user) else None

@@ -5,7 +5,7 @@ from functools import wraps
 
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 
 
 def login_required_for_move(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -24,7 +24,13 @@ def login_required_for_move(view: Callable[..., HttpResponse]) -> Callable[..., 
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         if SESSION_KEY not in request.session:
             return redirect_to_login(request.get_full_path())
-        response = view(request, *args, **kwargs)
+        try:
+            response = view(request, *args, **kwargs)
+        except Http404:
+            # No such match: still, someone who is not signed in learns nothing but that.
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            raise
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         return response

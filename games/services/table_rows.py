@@ -12,7 +12,7 @@ from functools import cache
 from django.contrib.auth import get_user_model
 
 from games import rows
-from games.accounts.backends import offer_users
+from games.accounts.backends import offer_users, user_columns
 from games.models import Hand, Match, Profile, Seat
 
 SEAT_FIELDS = [
@@ -28,7 +28,7 @@ def _columns() -> tuple[rows.Columns, ...]:
         rows.Columns(Match, alias="m"),
         rows.Columns(Seat, SEAT_FIELDS, alias="s"),
         # Whole rows: the player making the move is among them (see `offer_users`).
-        rows.Columns(get_user_model(), alias="u"),
+        user_columns(),
         rows.Columns(Profile, ["user_id", "display_name"], alias="p"),
         rows.Columns(Hand, HAND_FIELDS, alias="h"),
     )
