@@ -89,10 +89,11 @@ def instrument(stages: Stages) -> None:
     from games.views import matches
 
     stages.wrap(BaseHandler, "get_response", "request (all of it)")
-    stages.wrap(auth, "get_user", "  the signed-in user")
     stages.wrap(play, "_move", "  the move (one transaction)")
     stages.wrap(table.LockedTable, "lock", "    lock and read")
     stages.wrap(table_rows, "lock_table", "      the query")
+    # A move reads its player with the table: the lookup comes after the locked read.
+    stages.wrap(auth, "get_user", "    the signed-in user")
     stages.wrap(table.LockedTable, "advance", "    bots and automatic plays")
     stages.wrap(table.LockedTable, "save", "    save")
     stages.wrap(rows, "run", "      the writes")
