@@ -139,14 +139,14 @@ def select(
 
 def by_pk(columns: Columns, pk: Any) -> models.Model | None:
     """Return the row of this primary key as an instance, or None if there is none."""
-    model = columns.model
-    found = select(
-        [columns],
-        f"FROM {table(model)} {quote(columns.alias)} "
-        f"WHERE {quote(columns.alias)}.{pk_column(model)} = %s",
-        [pk],
-    )
+    found = select([columns], _by_pk_from(columns), [pk])
     return found[0][0] if found else None
+
+
+@cache
+def _by_pk_from(columns: Columns) -> str:
+    alias, model = quote(columns.alias), columns.model
+    return f"FROM {table(model)} {alias} WHERE {alias}.{pk_column(model)} = %s"
 
 
 Statement = tuple[str, list[Any]]

@@ -176,6 +176,13 @@ class Seat(models.Model):
     def is_empty(self) -> bool:
         return not self.is_bot and self.user_id is None
 
+    def is_held_by(self, user) -> bool:
+        """Say whether this is the signed-in user's seat, resigned or not.
+
+        Nobody signed in holds a seat: their `pk` is None, as a bot's seat's `user_id` is.
+        """
+        return user.pk is not None and self.user_id == user.pk
+
     @property
     def name(self) -> str:
         """Return the name shown at the table."""

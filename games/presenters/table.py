@@ -59,9 +59,7 @@ def load_seats(match: Match) -> list[Seat]:
 
 def viewer_seat(seats: Iterable[Seat], user) -> Seat | None:
     """Return the seat the user plays at, or None for a spectator (resigned players watch)."""
-    if user.pk is None:
-        return None  # nobody signed in; a bot's seat has no user either, and is not theirs
-    return next((s for s in seats if s.user_id == user.pk and not s.resigned), None)
+    return next((s for s in seats if s.is_held_by(user) and not s.resigned), None)
 
 
 def engine_view(match: Match, seat: Seat | None) -> engine.PublicView | None:

@@ -75,12 +75,7 @@ class LockedTable:
 
     def seat_of(self, user) -> Seat | None:
         """Return the seat the user plays at (not one they resigned), if any."""
-        if user.pk is None:
-            return None  # nobody signed in; a bot's seat has no user either, and is not theirs
-        for seat in self.seats:
-            if seat.user_id == user.pk and not seat.resigned:
-                return seat
-        return None
+        return next((s for s in self.seats if s.is_held_by(user) and not s.resigned), None)
 
     def require_seat(self, user) -> Seat:
         """Return the user's seat, or refuse: only seated players act."""

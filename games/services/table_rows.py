@@ -34,6 +34,21 @@ def _columns() -> tuple[rows.Columns, ...]:
     )
 
 
+@cache
+def _from_sql() -> str:
+    """Return the joins and the condition of the locked read, put together once."""
+    User = get_user_model()  # noqa: N806 (a model class)
+    match_pk = f"m.{rows.pk_column(Match)}"
+    return (
+        f"FROM {rows.table(Match)} m "
+        f"LEFT JOIN {rows.table(Seat)} s ON s.match_id = {match_pk} "
+        f"LEFT JOIN {rows.table(User)} u ON u.{rows.pk_column(User)} = s.user_id "
+        f"LEFT JOIN {rows.table(Profile)} p ON p.user_id = s.user_id "
+        f"LEFT JOIN {rows.table(Hand)} h ON h.match_id = {match_pk} AND h.number = m.hand_no "
+        f"WHERE {match_pk} = %s"
+    )
+
+
 def lock_table(match_id: int) -> tuple[Match, list[Seat], Hand | None] | None:
     """Lock the match row until the transaction ends; return it, its seats and its hand.
 
@@ -42,20 +57,9 @@ def lock_table(match_id: int) -> tuple[Match, list[Seat], Hand | None] | None:
     making it included, in one round trip. The seats come in order; before the first deal
     there is no hand. None if there is no such match.
     """
-    match_columns, seat_columns, user_columns, profile_columns, hand_columns = _columns()
-    User = get_user_model()  # noqa: N806 (a model class)
+    match_columns, _, _, _, hand_columns = columns = _columns()
     found = rows.select(
-        [match_columns, seat_columns, user_columns, profile_columns, hand_columns],
-        f"FROM {rows.table(Match)} m "
-        f"LEFT JOIN {rows.table(Seat)} s ON s.match_id = m.{rows.pk_column(Match)} "
-        f"LEFT JOIN {rows.table(User)} u ON u.{rows.pk_column(User)} = s.user_id "
-        f"LEFT JOIN {rows.table(Profile)} p ON p.user_id = s.user_id "
-        f"LEFT JOIN {rows.table(Hand)} h "
-        f"ON h.match_id = m.{rows.pk_column(Match)} AND h.number = m.hand_no "
-        f"WHERE m.{rows.pk_column(Match)} = %s",
-        [match_id],
-        lock=match_columns,
-        once=[match_columns, hand_columns],
+        columns, _from_sql(), [match_id], lock=match_columns, once=[match_columns, hand_columns]
     )
     if not found:
         return None
