@@ -99,7 +99,14 @@ def instrument(stages: Stages) -> None:
     stages.wrap(rows, "run", "      the writes")
     stages.wrap(matches, "_context", "  what the page shows (presenters)")
     stages.wrap(matches, "_regions", "  rendering the regions")
-    stages.wrap(CursorWrapper, "execute", "every query")
+    stages.wrap(CursorWrapper, "execute", "every query through a cursor")
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        from hearts_site.postgresql import base
+
+        # The BEGIN with the locked read, the writes with the COMMIT (see the backend).
+        stages.wrap(base, "exchange", "every exchange of the backend")
 
 
 def play_matches(count: int, stages: Stages, pause: float = 0.0) -> list[int]:
@@ -141,6 +148,7 @@ def play_matches(count: int, stages: Stages, pause: float = 0.0) -> list[int]:
             else:
                 body = urllib.parse.urlencode({"version": match.version, "card": view.legal[0]})
                 time.sleep(pause)
+                stages.current.clear()  # only the request: not this loop's own reads
                 with CaptureQueriesContext(connection) as captured:
                     response = client.post(f"{base}play/", body, form, **htmx)
                 if number and response.status_code == 200:

@@ -111,9 +111,7 @@ def select(
     sql = f"SELECT {', '.join(c.sql for c in columns)} {from_sql}"
     if lock is not None and connection.features.has_select_for_update_of:
         sql += f" FOR UPDATE OF {quote(lock.alias)}"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
+    rows = _fetch_rows(connection, sql, params)
     spans, start = [], 0
     for group in columns:
         spans.append((group, slice(start, start + len(group.fields))))
@@ -135,6 +133,15 @@ def select(
         )
         for row in rows
     ]
+
+
+def _fetch_rows(connection, sql: str, params: Sequence[Any]) -> list[tuple]:
+    # The project's PostgreSQL backend sends a transaction's BEGIN along with its first read.
+    if hasattr(connection, "fetch_rows"):
+        return connection.fetch_rows(sql, params)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
 def by_pk(columns: Columns, pk: Any) -> models.Model | None:
@@ -229,6 +236,12 @@ def run(statements: Sequence[Statement]) -> None:
         parts = [f"w{i} AS ({sql})" for i, (sql, _) in enumerate(statements[:-1])]
         sql = f"WITH {', '.join(parts)} {statements[-1][0]}"
         statements = [(sql, [value for _, params in statements for value in params])]
+    if hasattr(connection, "write"):
+        # The project's PostgreSQL backend sends a transaction's writes with what comes next:
+        # a move's, with its COMMIT.
+        for sql, params in statements:
+            connection.write(sql, params)
+        return
     with connection.cursor() as cursor:
         for sql, params in statements:
             cursor.execute(sql, params)

@@ -85,7 +85,7 @@ def test_database_url_selects_postgresql():
         "print(settings.DATABASES['default']['ENGINE'], settings.DATABASES['default']['NAME'])",
         DATABASE_URL="postgres://postgres@127.0.0.1:5432/hearts",
     )
-    assert result.stdout.split() == ["django.db.backends.postgresql", "hearts"]
+    assert result.stdout.split() == ["hearts_site.postgresql", "hearts"]
 
 
 def test_postgresql_prepares_statements_unless_told_not_to():

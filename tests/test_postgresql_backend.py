@@ -1,0 +1,206 @@
+"""The PostgreSQL backend: a move's BEGIN goes with its read, its writes with its COMMIT.
+
+These need the project's PostgreSQL backend, so they run in the PostgreSQL pass of the suite.
+They use real transactions (not the test case's one), where the backend's two exchanges
+happen: the test case's own transaction would have begun already.
+"""
+
+import pytest
+from django.db import IntegrityError, connection, connections, transaction
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from games import rows
+from games.models import Action, Hand, Match
+from hearts_site.postgresql import base
+from tests.factories import HTMX, make_match, next_move
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql", reason="the project's PostgreSQL backend"
+    ),
+]
+
+
+@pytest.fixture
+def exchanges(monkeypatch):
+    """Record the statements of every exchange the backend sends."""
+    sent: list[list[str]] = []
+    original = base.exchange
+
+    def recording(psycopg_connection, statements, context=None):
+        sent.append([statement.sql for statement in statements])
+        return original(psycopg_connection, statements, context)
+
+    monkeypatch.setattr(base, "exchange", recording)
+    return sent
+
+
+def version_elsewhere(match) -> int:
+    """Read the match's version on a connection of its own: what is committed."""
+    other = connections.create_connection("default")
+    try:
+        with other.cursor() as cursor:
+            cursor.execute("SELECT version FROM games_match WHERE id = %s", [match.pk])
+            return cursor.fetchone()[0]
+    finally:
+        other.close()
+
+
+def bump_version(match, to: int) -> None:
+    """Write a new version through `games.rows`, on a copy: the test's match keeps the old."""
+    copy = Match(pk=match.pk, version=to)
+    rows.run([rows.update_statement(copy, ["version"])])
+
+
+def test_a_played_card_is_two_exchanges_and_no_other_statement(alice, exchanges):
+    client = Client()
+    client.force_login(alice)
+    match = make_match(alice, seed=17, auto_finish=False, target=500)
+    for _ in range(6):  # past the pass, into the tricks
+        move = next_move(match, 0)
+        if "card" in move.data:
+            break
+        client.post(move.url, move.data, **HTMX)
+    exchanges.clear()
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(move.url, move.data, **HTMX)
+    assert response.status_code == 200
+    read, write = [e for e in exchanges if any("games_match" in sql for sql in e)]
+    assert read[0] == "BEGIN" and read[1].startswith("SELECT") and len(read) == 2
+    assert 'FOR UPDATE OF "m"' in read[1]
+    assert write[-1] == "COMMIT" and len(write) == 2
+    # Django's log holds what it logs with its own backend: the BEGIN (Django logs it when
+    # the transaction is asked for), the read, the write and the COMMIT, once each.
+    statements = [q["sql"].split()[0] for q in queries.captured_queries]
+    assert statements in (
+        ["BEGIN", "SELECT", "UPDATE", "COMMIT"],
+        ["BEGIN", "SELECT", "WITH", "COMMIT"],
+    )
+    match.refresh_from_db()
+    assert Action.objects.filter(match=match, kind="play").exists()
+
+
+def test_a_write_in_a_transaction_is_held_for_the_commit_and_then_committed(alice, exchanges):
+    match = make_match(alice)
+    with transaction.atomic():
+        (locked,) = rows.select(
+            [rows.Columns(Match, ["version"])], "FROM games_match t WHERE t.id = %s", [match.pk]
+        )[0]
+        bump_version(locked, 90)
+        assert version_elsewhere(match) == match.version  # not sent yet, let alone committed
+    assert exchanges[-1][-1] == "COMMIT" and exchanges[-1][-2].startswith("UPDATE")
+    assert version_elsewhere(match) == 90
+
+
+def test_a_held_write_goes_before_any_later_statement(alice):
+    match = make_match(alice)
+    with transaction.atomic():
+        bump_version(match, 91)
+        assert Match.objects.get(pk=match.pk).version == 91  # the ORM's read sees it
+    assert version_elsewhere(match) == 91
+
+
+def test_a_rollback_undoes_a_held_write(alice):
+    match = make_match(alice)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        bump_version(match, 92)
+        raise RuntimeError("the move is refused")
+    assert version_elsewhere(match) == match.version
+    # And it is not sent later with another transaction's statements.
+    with transaction.atomic():
+        Hand.objects.filter(match=match).update(next_seq=1)
+    assert version_elsewhere(match) == match.version
+
+
+def test_a_write_held_before_a_savepoint_survives_its_rollback(alice):
+    match = make_match(alice)
+    with transaction.atomic():
+        bump_version(match, 93)
+        with pytest.raises(RuntimeError), transaction.atomic():
+            Hand.objects.filter(match=match).update(next_seq=1)
+            raise RuntimeError("an inner block fails")
+    assert version_elsewhere(match) == 93
+
+
+def test_a_held_write_that_fails_fails_the_commit_and_commits_nothing(alice):
+    match = make_match(alice, start=True)
+    action = Action.objects.filter(match=match).first() or Action.objects.create(
+        match=match, hand=Hand.objects.get(match=match, number=1), seq=0, seat=0,
+        kind="pass", value="2C", actor="person", version=1,
+    )  # fmt: skip
+    twin = Action(
+        match=match, hand=action.hand, seq=action.seq, seat=0, kind="play", value="3C",
+        actor="person", version=1,
+    )  # fmt: skip
+    with pytest.raises(IntegrityError), transaction.atomic():
+        bump_version(match, 94)
+        rows.run(rows.insert_statements([twin]))  # the log's (hand, seq) is taken
+    assert version_elsewhere(match) == match.version
+    assert Match.objects.get(pk=match.pk).version == match.version  # the connection works
+
+
+def test_a_failed_read_leaves_the_connection_usable(alice):
+    match = make_match(alice)
+    with pytest.raises(Exception, match="no_such_column"), transaction.atomic():
+        connection.fetch_rows("SELECT no_such_column FROM games_match WHERE id = %s", [match.pk])
+    assert connection.fetch_rows("SELECT version FROM games_match WHERE id = %s", [match.pk]) == [
+        (match.version,)
+    ]
+
+
+def test_outside_a_transaction_a_write_runs_at_once(alice):
+    match = make_match(alice)
+    bump_version(match, 95)
+    assert version_elsewhere(match) == 95
+
+
+def test_reads_are_prepared_and_survive_psycopg_forgetting_its_statements(alice):
+    match = make_match(alice)
+    sql = "SELECT version FROM games_match WHERE id = %s"
+    for _ in range(8):  # past the threshold of 5
+        with transaction.atomic():
+            assert connection.fetch_rows(sql, [match.pk]) == [(match.version,)]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s",
+            ["SELECT version FROM games_match WHERE id = $1%"],
+        )
+        assert cursor.fetchone()[0] == 1
+    # A savepoint rolled back makes psycopg deallocate every prepared statement.
+    with transaction.atomic():
+        with pytest.raises(RuntimeError), transaction.atomic():
+            connection.fetch_rows(sql, [match.pk])
+            raise RuntimeError
+        assert connection.fetch_rows(sql, [match.pk]) == [(match.version,)]
+
+
+def test_without_prepared_statements_the_same_statements_work(alice):
+    match = make_match(alice)
+    connection.ensure_connection()
+    connection.connection.prepare_threshold = None
+    try:
+        for number in range(7):
+            with transaction.atomic():
+                bump_version(match, 100 + number)
+            assert version_elsewhere(match) == 100 + number
+    finally:
+        connection.close()  # the next test's connection has the settings' threshold again
+
+
+def test_an_execute_wrapper_sees_every_read_and_write(alice, exchanges):
+    match = make_match(alice)
+    seen = []
+
+    def wrapper(execute, sql, params, many, context):
+        seen.append(sql)
+        return execute(sql, params, many, context)
+
+    exchanges.clear()
+    with connection.execute_wrapper(wrapper), transaction.atomic():
+        connection.fetch_rows("SELECT version FROM games_match WHERE id = %s", [match.pk])
+        bump_version(match, 96)
+    assert [sql.split()[0] for sql in seen] == ["SELECT", "UPDATE"]
+    assert exchanges == []
+    assert version_elsewhere(match) == 96
