@@ -14,7 +14,8 @@ Everything else, including every rarely run statement of a move, uses the ORM as
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import contextlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from typing import Any, TypeVar
 
@@ -245,3 +246,20 @@ def run(statements: Sequence[Statement]) -> None:
     with connection.cursor() as cursor:
         for sql, params in statements:
             cursor.execute(sql, params)
+
+
+@contextlib.contextmanager
+def commits_answered_later() -> Iterator[None]:
+    """Let a commit in this block be answered at its end, the time between put to use.
+
+    The project's PostgreSQL backend sends a move's writes and COMMIT without waiting, so that
+    the view renders its answer meanwhile; the block's end waits for the server's answer and
+    raises if the commit failed, so a response built inside is returned only for a move that
+    is stored. Elsewhere (SQLite) commits are answered at once, and this changes nothing.
+    """
+    later = getattr(connections[DB], "commits_answered_later", None)
+    if later is None:
+        yield
+        return
+    with later():
+        yield

@@ -99,7 +99,13 @@ def daphne(env: dict[str, str], port: int | None = None) -> Iterator[str]:
         yield base
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            # daphne gives a WebSocket's consumer up to 10 s to close: stop it outright, so that
+            # no server outlives its test (a later test waiting on any child would reap it).
+            server.kill()
+            server.wait()
 
 
 class Visitor:

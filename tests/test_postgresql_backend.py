@@ -27,13 +27,13 @@ pytestmark = [
 def exchanges(monkeypatch):
     """Record the statements of every exchange the backend sends."""
     sent: list[list[str]] = []
-    original = base.exchange
+    original = base.send
 
     def recording(psycopg_connection, statements, context=None):
         sent.append([statement.sql for statement in statements])
         return original(psycopg_connection, statements, context)
 
-    monkeypatch.setattr(base, "exchange", recording)
+    monkeypatch.setattr(base, "send", recording)
     return sent
 
 
@@ -204,3 +204,122 @@ def test_an_execute_wrapper_sees_every_read_and_write(alice, exchanges):
     assert [sql.split()[0] for sql in seen] == ["SELECT", "UPDATE"]
     assert exchanges == []
     assert version_elsewhere(match) == 96
+
+
+# --- a move's commit answered after its response is rendered -------------------------------
+
+
+def test_a_moves_answer_is_rendered_while_its_commit_is_in_flight(alice, monkeypatch):
+    from games.views import matches
+
+    events = []
+    original_send, original_receive, original_regions = base.send, base.receive, matches._regions
+
+    def send(psycopg_connection, statements, context=None):
+        if statements[-1].sql == "COMMIT":
+            events.append("commit sent")
+        return original_send(psycopg_connection, statements, context)
+
+    def receive(sent):
+        events.append("answer read")
+        return original_receive(sent)
+
+    def regions(*args, **kwargs):
+        events.append("rendered")
+        return original_regions(*args, **kwargs)
+
+    client = Client()
+    client.force_login(alice)
+    match = make_match(alice, seed=17, auto_finish=False, target=500)
+    monkeypatch.setattr(base, "send", send)
+    monkeypatch.setattr(base, "receive", receive)
+    monkeypatch.setattr(matches, "_regions", regions)
+    before = Action.objects.filter(match=match).count()
+    events.clear()
+    move = next_move(match, 0)
+    response = client.post(move.url, move.data, **HTMX)
+    assert response.status_code == 200
+    i = events.index("commit sent")
+    assert events[i : i + 3] == ["commit sent", "rendered", "answer read"]
+    assert Action.objects.filter(match=match).count() > before
+
+
+def test_a_commit_that_fails_in_flight_raises_at_the_end_and_runs_no_callbacks(alice):
+    match = make_match(alice, start=True)
+    action = Action.objects.filter(match=match).first() or Action.objects.create(
+        match=match, hand=Hand.objects.get(match=match, number=1), seq=0, seat=0,
+        kind="pass", value="2C", actor="person", version=1,
+    )  # fmt: skip
+    twin = Action(
+        match=match, hand=action.hand, seq=action.seq, seat=0, kind="play", value="3C",
+        actor="person", version=1,
+    )  # fmt: skip
+    called = []
+    with pytest.raises(IntegrityError), rows.commits_answered_later():
+        with transaction.atomic():
+            transaction.on_commit(lambda: called.append("committed"))
+            bump_version(match, 97)
+            rows.run(rows.insert_statements([twin]))  # the log's (hand, seq) is taken
+        assert called == []  # a view would render its answer here
+    assert called == []
+    assert version_elsewhere(match) == match.version
+    assert Match.objects.get(pk=match.pk).version == match.version  # the connection works
+    with transaction.atomic():
+        bump_version(match, 98)
+    assert version_elsewhere(match) == 98
+
+
+def test_a_query_while_a_commit_is_in_flight_reads_its_answer_first(alice):
+    match = make_match(alice)
+    called = []
+    with rows.commits_answered_later():
+        with transaction.atomic():
+            transaction.on_commit(lambda: called.append("committed"))
+            bump_version(match, 99)
+        assert called == []  # sent, not answered yet
+        assert Match.objects.get(pk=match.pk).version == 99
+        assert called == ["committed"]
+    assert called == ["committed"]
+
+
+def test_transactions_one_after_another_while_commits_are_in_flight(alice):
+    match = make_match(alice)
+    with rows.commits_answered_later():
+        for version in (101, 102, 103):
+            with transaction.atomic():
+                bump_version(match, version)
+    assert version_elsewhere(match) == 103
+    assert connection.get_autocommit() and connection.connection.autocommit
+
+
+def test_closing_the_connection_reads_the_answer_of_a_commit_in_flight(alice):
+    match = make_match(alice)
+    with rows.commits_answered_later():
+        with transaction.atomic():
+            bump_version(match, 104)
+        connection.close()
+    assert version_elsewhere(match) == 104
+
+
+@pytest.mark.parametrize(
+    "sql, params",
+    [
+        ("UPDATE t SET a = %s, b = %s, c = %s WHERE id = %s", [1, "x", None, 2**40]),
+        ("INSERT INTO t (a) VALUES " + ", ".join(["(%s)"] * 60), list(range(60))),
+        ("SELECT a FROM t WHERE b LIKE 'x%%' AND c = %s", [3]),  # left to psycopg
+    ],
+)
+def test_statements_are_converted_as_psycopg_converts_them(sql, params):
+    from psycopg._queries import PostgresQuery
+    from psycopg.adapt import Transformer
+
+    from hearts_site.postgresql.exchange import Statement, _converted
+
+    connection.ensure_connection()
+    ours = _converted(Transformer.from_context(connection.connection), Statement(sql, params))
+    theirs = PostgresQuery(Transformer.from_context(connection.connection))
+    theirs.convert(sql, params)
+    assert ours.query == theirs.query
+    assert list(ours.params) == list(theirs.params)
+    assert tuple(ours.types) == tuple(theirs.types)
+    assert list(ours.formats) == list(theirs.formats)

@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from games import presenters, services
+from games import presenters, rows, services
 from games.access import may_view
 from games.accounts.decorators import login_required_for_move
 from games.forms import JoinForm, MoonForm, PassForm, PlayForm, SeatForm, first_error
@@ -100,23 +100,26 @@ def _act(
     if not form.is_valid():
         match = get_object_or_404(Match, pk=pk)
         return _refused(request, match, first_error(form), BAD_INPUT, selected)
-    try:
-        match = action(form.cleaned_data)
-    except services.NotFound as refusal:
-        raise Http404(refusal.message) from None
-    except services.ActionRefused as refusal:
-        match = get_object_or_404(Match, pk=pk)
-        return _refused(request, match, refusal.message, refusal.status, selected)
-    if not request.htmx or match.status == MatchStatus.OPEN:
-        if done:
-            messages.success(request, done)
-        return redirect(match)
-    regions = ("table", "status")
-    # A finished hand (or match) adds to the score sheet; a repeated move, answered without
-    # changing anything, does not say, so it gets the sheet too.
-    if getattr(match, "sheet_changed", True):
-        regions += ("scores",)
-    return _regions(_context(request, match), also=regions)
+    # The answer is rendered while the database stores the move; it leaves only once the
+    # move is stored (the block raises if the commit failed).
+    with rows.commits_answered_later():
+        try:
+            match = action(form.cleaned_data)
+        except services.NotFound as refusal:
+            raise Http404(refusal.message) from None
+        except services.ActionRefused as refusal:
+            match = get_object_or_404(Match, pk=pk)
+            return _refused(request, match, refusal.message, refusal.status, selected)
+        if not request.htmx or match.status == MatchStatus.OPEN:
+            if done:
+                messages.success(request, done)
+            return redirect(match)
+        regions = ("table", "status")
+        # A finished hand (or match) adds to the score sheet; a repeated move, answered
+        # without changing anything, does not say, so it gets the sheet too.
+        if getattr(match, "sheet_changed", True):
+            regions += ("scores",)
+        return _regions(_context(request, match), also=regions)
 
 
 @login_required

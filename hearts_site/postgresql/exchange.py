@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import psycopg
@@ -28,7 +29,7 @@ from psycopg import errors, generators, pq
 from psycopg._encodings import conn_encoding
 from psycopg._preparing import Prepare
 from psycopg._queries import PostgresQuery
-from psycopg.adapt import Transformer
+from psycopg.adapt import PyFormat, Transformer
 
 OK = (pq.ExecStatus.TUPLES_OK, pq.ExecStatus.COMMAND_OK)
 
@@ -48,6 +49,42 @@ COMMIT = Statement("COMMIT")
 Queued = tuple[tuple, Prepare, bytes] | None
 
 
+@dataclass
+class _Query:
+    """What `PostgresQuery.convert` gives: the text with $n placeholders, values and types."""
+
+    query: bytes
+    params: Sequence[Any]
+    types: tuple[int, ...]
+    formats: Sequence[pq.Format]
+
+
+@lru_cache(maxsize=512)
+def _numbered(sql: str, encoding: str) -> tuple[bytes, int] | None:
+    """Return the text with `%s` numbered as $1, $2...; None if it holds any other `%`.
+
+    psycopg does this too, but remembers it only for statements of at most 50 values, and a
+    move's writes (a card and the bots' answers, in one statement) often have more.
+    """
+    parts = sql.split("%s")
+    if any("%" in part for part in parts):
+        return None  # `%%` or a named placeholder: psycopg's own conversion knows them
+    numbered = parts[0] + "".join(f"${n}{part}" for n, part in enumerate(parts[1:], 1))
+    return numbered.encode(encoding), len(parts) - 1
+
+
+def _converted(transformer: Transformer, statement: Statement) -> _Query | PostgresQuery:
+    """Convert and adapt a statement's values as a cursor would (`PostgresQuery`)."""
+    params = statement.params
+    numbered = _numbered(statement.sql, transformer.encoding)
+    if numbered is None or numbered[1] != len(params) or not isinstance(params, (list, tuple)):
+        query = PostgresQuery(transformer)
+        query.convert(statement.sql, params)
+        return query
+    dumped = transformer.dump_sequence(params, [PyFormat.AUTO] * len(params))
+    return _Query(numbered[0], dumped, tuple(transformer.types or ()), transformer.formats)
+
+
 def _queue(
     connection: psycopg.Connection, transformer: Transformer, statement: Statement
 ) -> list[Queued]:
@@ -56,8 +93,7 @@ def _queue(
     if statement.params is None:
         pgconn.send_query_params(statement.sql.encode(), None)
         return [None]
-    query = PostgresQuery(transformer)
-    query.convert(statement.sql, statement.params)
+    query = _converted(transformer, statement)
     prepared = connection._prepared
     prepare, name = prepared.get(query)
     queued: list[Queued] = []
@@ -75,28 +111,38 @@ def _queue(
     return queued
 
 
-def _results(connection: psycopg.Connection) -> list[list[pq.abc.PGresult]]:
-    """Flush what was queued; read each command's results, up to the pipeline's sync point."""
-    pgconn = connection.pgconn
-    pgconn.pipeline_sync()
-    connection.wait(generators.send(pgconn))
+def _read_results(connection: psycopg.Connection) -> list[list[pq.abc.PGresult]]:
+    """Read each command's results, up to the pipeline's sync point."""
     per_command = []
     while True:
-        batch = connection.wait(generators.fetch_many(pgconn))
+        batch = connection.wait(generators.fetch_many(connection.pgconn))
         if batch and batch[-1].status == pq.ExecStatus.PIPELINE_SYNC:
             return per_command
         per_command.append(batch)
 
 
-def exchange(
-    connection: psycopg.Connection, statements: Sequence[Statement], context=None
-) -> list[tuple]:
-    """Send the statements in one go; return the rows of the last one.
+def _leave_pipeline_mode(pgconn) -> None:
+    """After a failure: the connection is broken or its results lost, so leaving the mode
+    fails too, and that second error would hide the first."""
+    if pgconn.pipeline_status:
+        with contextlib.suppress(psycopg.Error):
+            pgconn.exit_pipeline_mode()
+
+
+@dataclass
+class Sent:
+    """Statements on their way to the server, whose answers are still to be read."""
+
+    connection: psycopg.Connection
+    transformer: Transformer
+    queued: list[Queued]
+
+
+def send(connection: psycopg.Connection, statements: Sequence[Statement], context=None) -> Sent:
+    """Send the statements in one go, without waiting for their answers (see `receive`).
 
     `context` (a cursor, say) gives the loaders, for a cursor with a time zone of its own.
-    Every result is read before anything is raised, so the connection is ready for the next
-    statement; the first error is raised as psycopg raises it, and a statement after a failed
-    one never runs (a COMMIT after it included: the transaction is left aborted).
+    Until `receive`, the connection is in pipeline mode: nothing else may use it.
     """
     pgconn = connection.pgconn
     transformer = Transformer.from_context(context or connection)
@@ -106,17 +152,32 @@ def exchange(
         try:
             for statement in statements:
                 queued += _queue(connection, transformer, statement)
-            per_command = _results(connection)
+            pgconn.pipeline_sync()
+            connection.wait(generators.send(pgconn))
         except BaseException:
-            if pgconn.pipeline_status:
-                # The connection is broken or the results are lost: leaving the mode fails
-                # too, and that second error would hide the first.
-                with contextlib.suppress(psycopg.Error):
-                    pgconn.exit_pipeline_mode()
+            _leave_pipeline_mode(pgconn)
+            raise
+    return Sent(connection, transformer, queued)
+
+
+def receive(sent: Sent) -> list[tuple]:
+    """Read the answers to what was sent; return the rows of the last statement.
+
+    Every answer is read before anything is raised, so the connection is ready for the next
+    statement; the first error is raised as psycopg raises it, and a statement after a failed
+    one never runs (a COMMIT after it included: the transaction is left aborted).
+    """
+    connection = sent.connection
+    pgconn = connection.pgconn
+    with connection.lock:
+        try:
+            per_command = _read_results(connection)
+        except BaseException:
+            _leave_pipeline_mode(pgconn)
             raise
         pgconn.exit_pipeline_mode()
         prepared = connection._prepared
-        for entry, results in zip(queued, per_command, strict=True):
+        for entry, results in zip(sent.queued, per_command, strict=True):
             if entry is not None:
                 prepared.validate(*entry, results)  # forgets a statement that failed
         connection.wait(prepared.maintain_gen(connection))  # a DEALLOCATE it asks for, if any
@@ -129,5 +190,12 @@ def exchange(
     last = results[-1]
     if last.status != pq.ExecStatus.TUPLES_OK:
         return []
-    transformer.set_pgresult(last)
-    return transformer.load_rows(0, last.ntuples, tuple)
+    sent.transformer.set_pgresult(last)
+    return sent.transformer.load_rows(0, last.ntuples, tuple)
+
+
+def exchange(
+    connection: psycopg.Connection, statements: Sequence[Statement], context=None
+) -> list[tuple]:
+    """Send the statements in one go and wait for the answers; return the last one's rows."""
+    return receive(send(connection, statements, context))
