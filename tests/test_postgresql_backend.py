@@ -54,6 +54,18 @@ def bump_version(match, to: int) -> None:
     rows.run([rows.update_statement(copy, ["version"])])
 
 
+def twin_of_a_logged_action(match) -> Action:
+    """Return an unsaved action with the (hand, seq) of one in the log: inserting it fails."""
+    action = Action.objects.filter(match=match).first() or Action.objects.create(
+        match=match, hand=Hand.objects.get(match=match, number=1), seq=0, seat=0,
+        kind="pass", value="2C", actor="person", version=1,
+    )  # fmt: skip
+    return Action(
+        match=match, hand=action.hand, seq=action.seq, seat=0, kind="play", value="3C",
+        actor="person", version=1,
+    )  # fmt: skip
+
+
 def test_a_played_card_is_two_exchanges_and_no_other_statement(alice, exchanges):
     client = Client()
     client.force_login(alice)
@@ -126,14 +138,7 @@ def test_a_write_held_before_a_savepoint_survives_its_rollback(alice):
 
 def test_a_held_write_that_fails_fails_the_commit_and_commits_nothing(alice):
     match = make_match(alice, start=True)
-    action = Action.objects.filter(match=match).first() or Action.objects.create(
-        match=match, hand=Hand.objects.get(match=match, number=1), seq=0, seat=0,
-        kind="pass", value="2C", actor="person", version=1,
-    )  # fmt: skip
-    twin = Action(
-        match=match, hand=action.hand, seq=action.seq, seat=0, kind="play", value="3C",
-        actor="person", version=1,
-    )  # fmt: skip
+    twin = twin_of_a_logged_action(match)
     with pytest.raises(IntegrityError), transaction.atomic():
         bump_version(match, 94)
         rows.run(rows.insert_statements([twin]))  # the log's (hand, seq) is taken
@@ -246,14 +251,7 @@ def test_a_moves_answer_is_rendered_while_its_commit_is_in_flight(alice, monkeyp
 
 def test_a_commit_that_fails_in_flight_raises_at_the_end_and_runs_no_callbacks(alice):
     match = make_match(alice, start=True)
-    action = Action.objects.filter(match=match).first() or Action.objects.create(
-        match=match, hand=Hand.objects.get(match=match, number=1), seq=0, seat=0,
-        kind="pass", value="2C", actor="person", version=1,
-    )  # fmt: skip
-    twin = Action(
-        match=match, hand=action.hand, seq=action.seq, seat=0, kind="play", value="3C",
-        actor="person", version=1,
-    )  # fmt: skip
+    twin = twin_of_a_logged_action(match)
     called = []
     with pytest.raises(IntegrityError), rows.commits_answered_later():
         with transaction.atomic():
