@@ -106,7 +106,7 @@ def instrument(stages: Stages) -> None:
         from hearts_site.postgresql import base
 
         # The BEGIN with the locked read, the writes with the COMMIT (see the backend).
-        stages.wrap(base, "exchange", "every exchange of the backend")
+        stages.wrap(base.DatabaseWrapper, "_send", "every exchange of the backend")
 
 
 def play_matches(count: int, stages: Stages, pause: float = 0.0) -> list[int]:

@@ -43,11 +43,6 @@ from hearts_site.postgresql.exchange import COMMIT, Sent, Statement, receive, se
 logger = logging.getLogger("django.db.backends")
 
 
-def exchange(psycopg_connection, statements: Sequence[Statement], loaders=None) -> list[tuple]:
-    """Send the statements and wait for the answers (named here, for the benchmarks to time)."""
-    return receive(send(psycopg_connection, statements, loaders))
-
-
 @dataclass
 class _InFlight:
     """A COMMIT sent and not answered yet, with what to do once it is."""
@@ -87,8 +82,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
             return
         psycopg_connection = flight.sent.connection  # the one it was sent on
         try:
-            with self.wrap_database_errors:
-                receive(flight.sent)
+            self._receive(flight)
         except Exception:
             self.run_on_commit = []  # nothing was committed: the callbacks must not run
             # Leave the connection as Django believes it is, if it still works: a failed
@@ -99,9 +93,6 @@ class DatabaseWrapper(base.DatabaseWrapper):
                 if flight.autocommit is not None:
                     psycopg_connection.autocommit = flight.autocommit
             raise
-        finally:
-            if self.queries_logged:
-                self._log(flight.statements, time.monotonic() - flight.began)
         if flight.autocommit is not None:
             with self.wrap_database_errors:
                 psycopg_connection.autocommit = flight.autocommit
@@ -208,21 +199,28 @@ class DatabaseWrapper(base.DatabaseWrapper):
 
     def _send(self, statements: list[Statement], loaders=None) -> list[tuple]:
         """Send the held writes and these statements in one exchange; wait for the answer."""
+        return self._receive(self._start(statements, loaders))
+
+    def _start(self, statements: list[Statement], loaders=None) -> _InFlight:
+        """Send the held writes and these statements in one exchange; answer later."""
         sending = self._outgoing(statements)
         began = time.monotonic()
         try:
             with self.wrap_database_errors:
-                return exchange(self.connection, sending, loaders)
-        finally:
+                return _InFlight(send(self.connection, sending, loaders), sending, began)
+        except Exception:
             if self.queries_logged:
                 self._log(sending, time.monotonic() - began)
+            raise
 
-    def _start(self, statements: list[Statement]) -> _InFlight:
-        """Send the held writes and these statements in one exchange; answer later."""
-        sending = self._outgoing(statements)
-        began = time.monotonic()
-        with self.wrap_database_errors:
-            return _InFlight(send(self.connection, sending), sending, began)
+    def _receive(self, flight: _InFlight) -> list[tuple]:
+        """Read the answer to an exchange; log its statements as Django would."""
+        try:
+            with self.wrap_database_errors:
+                return receive(flight.sent)
+        finally:
+            if self.queries_logged:
+                self._log(flight.statements, time.monotonic() - flight.began)
 
     def _loaders(self):
         """Return what to read values with: the connection, or a cursor with Django's zone."""

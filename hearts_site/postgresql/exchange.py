@@ -192,10 +192,3 @@ def receive(sent: Sent) -> list[tuple]:
         return []
     sent.transformer.set_pgresult(last)
     return sent.transformer.load_rows(0, last.ntuples, tuple)
-
-
-def exchange(
-    connection: psycopg.Connection, statements: Sequence[Statement], context=None
-) -> list[tuple]:
-    """Send the statements in one go and wait for the answers; return the last one's rows."""
-    return receive(send(connection, statements, context))
