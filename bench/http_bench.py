@@ -9,11 +9,13 @@ signed-in request (the table's poll for news, answered 204): the floor of a sign
 
     python bench/http_bench.py                      # both profiles, 50 matches each
     python bench/http_bench.py --profile sqlite --matches 20 --target 50
+    python bench/http_bench.py --stages             # also where the server's time goes
 
 Prints moves per second, p50/p99 of the play request, of the trivial view and of the
-signed-in poll, the play request's ratio to each, and every error. The PostgreSQL profile
-needs a server at 127.0.0.1:5432 (user postgres) and uses Redis at 127.0.0.1:6379 for the
-channel layer and cache, as the scaled-out site does.
+signed-in poll, the play request's ratio to each, and every error. With `--stages`, the server
+also times each request's stages inside it (`server_stages.py`) and the run prints their
+medians. The PostgreSQL profile needs a server at 127.0.0.1:5432 (user postgres) and uses Redis
+at 127.0.0.1:6379 for the channel layer and cache, as the scaled-out site does.
 """
 
 from __future__ import annotations
@@ -35,8 +37,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchlib import free_port, percentile, production_env, reset_postgres  # beside this script
+from server_stages import report as report_stages
 
-ROOT = Path(__file__).resolve().parent.parent
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
 PASSWORD = "bench-password-1"
 
 VERSION_RE = re.compile(r'name="version" value="(\d+)"')
@@ -237,6 +241,7 @@ class Options:
     think: float
     database: str
     redis_url: str
+    stages: bool = False
 
 
 def run_profile(profile: str, options: Options, workdir: Path) -> Figures:
@@ -247,6 +252,13 @@ def run_profile(profile: str, options: Options, workdir: Path) -> Figures:
     else:
         env["DATABASE_URL"] = reset_postgres(options.database)
         env["REDIS_URL"] = options.redis_url
+    application = "hearts_site.asgi:application"
+    stages = workdir / f"{profile}-stages.json"
+    if options.stages:
+        # The same site, with its requests' stages timed (server_stages.py, beside this file).
+        application = "stages_asgi:application"
+        env["HEARTS_BENCH_STAGES"] = str(stages)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(BENCH), env.get("PYTHONPATH")]))
     manage(env, "migrate", "-v0")
     manage(env, "collectstatic", "--noinput", "-v0")
     matches, target, think = options.matches, options.target, options.think
@@ -257,8 +269,7 @@ def run_profile(profile: str, options: Options, workdir: Path) -> Figures:
     log = workdir / f"{profile}-server.log"
     log_file = log.open("wb")
     server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         "hearts_site.asgi:application"],
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), application],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log_file,
     )  # fmt: skip
     figures = Figures()
@@ -315,6 +326,8 @@ def run_profile(profile: str, options: Options, workdir: Path) -> Figures:
         kept.write_bytes(stderr)  # the work folder is deleted when the run ends
         figures.error(f"the server logged {stderr.count(b'Traceback')} traceback(s); see {kept}")
     report(profile, matches, target, think, wall, figures)
+    if options.stages:
+        report_stages(str(stages))
     return figures
 
 
@@ -375,8 +388,13 @@ def main() -> int:
         help="PostgreSQL database the run drops and creates afresh (default: hearts_bench)",
     )
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/2")
+    parser.add_argument(
+        "--stages", action="store_true", help="time each request's stages inside the server too"
+    )
     args = parser.parse_args()
-    options = Options(args.matches, args.target, args.think, args.database, args.redis_url)
+    options = Options(
+        args.matches, args.target, args.think, args.database, args.redis_url, args.stages
+    )
     profiles = ["sqlite", "postgres"] if args.profile == "both" else [args.profile]
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; server and players share them")
     workdir = Path(tempfile.mkdtemp(prefix="hearts-bench-"))
