@@ -1,11 +1,16 @@
 """A player creates a match against three bots, passes and plays a whole hand by clicking."""
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 
+from django.contrib.auth import get_user_model
+from django.db import connections
 from playwright.sync_api import Page, expect
 
-from games import engine
+from games import engine, services
+from games.models import Match
 from tests.conftest import PASSWORD
+from tests.factories import make_match, state_of
 
 PHONE = {"width": 390, "height": 844}
 
@@ -114,8 +119,6 @@ def test_an_illegal_card_cannot_be_clicked_and_says_why(page, screenshot, make_u
 
 
 def test_a_seven_seat_table_fits_a_desktop_and_a_phone(page, screenshot, make_user):
-    from tests.factories import make_match
-
     rosa = make_user("rosa", "Rosa Luxemburg-Longname")
     match = make_match(rosa, players=7, seed=4)
     log_in(page, "rosa")
@@ -150,3 +153,71 @@ def test_the_creator_sets_up_an_open_match_and_starts_it(page, screenshot, make_
     screenshot(page, "1-open-match")
     page.get_by_role("button", name="Start the match").click()
     expect(page.get_by_role("button", name="Pass these three cards")).to_be_visible()
+
+
+def waiting_for_the_last_card_of_a_trick(user, players: int) -> Match:
+    """Return a match where every other seat has played to the trick and the user plays last.
+
+    The moves run in a thread of their own: this one runs Playwright's event loop, from which
+    the services could not relay their live events.
+    """
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(_play_until_the_user_plays_last, user, players).result()
+
+
+def _play_until_the_user_plays_last(user, players: int) -> Match:
+    try:
+        match = make_match(user, players=players, seed=players)
+        for _ in range(200):
+            view = state_of(match).view(0)
+            if view.phase == engine.PLAYING and view.my_turn and len(view.trick) == players - 1:
+                return match
+            if view.phase == engine.PASSING:
+                cards = [str(card) for card in view.hand[:3]]
+                services.pass_cards(user, match.pk, match.version, cards)
+            elif view.phase == engine.MOON:
+                services.choose_moon(user, match.pk, match.version, "add")
+            else:
+                services.play_card(user, match.pk, match.version, str(view.legal[0]))
+        raise AssertionError(f"no trick ended with seat 0 at {players} players")
+    finally:
+        connections.close_all()  # this thread's own
+
+
+def overlaps(page: Page) -> list[str]:
+    """Return each trick card that a seat covers, or that sticks out of the felt."""
+    return page.evaluate(
+        """() => {
+          const box = (e) => e.getBoundingClientRect();
+          const name = (e) => e.textContent.trim().replace(/\\s+/g, " ");
+          const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+                               && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+          const inside = (a, b) => a.left >= b.left && a.right <= b.right
+                                 && a.top >= b.top && a.bottom <= b.bottom;
+          const felt = box(document.querySelector(".felt"));
+          const seats = [...document.querySelectorAll(".felt .seat")];
+          const found = [];
+          for (const card of document.querySelectorAll(".felt .trick-card")) {
+            const c = box(card);
+            for (const seat of seats) {
+              if (meet(c, box(seat))) found.push(`${name(card)} under ${name(seat)}`);
+            }
+            if (!inside(c, felt)) found.push(`${name(card)} outside the felt`);
+          }
+          return found;
+        }"""
+    )
+
+
+def test_no_seat_covers_a_card_of_a_full_trick(page, screenshot, make_user):
+    make_user("rosa", "Rosa Luxemburg-Longname")
+    rosa = get_user_model().objects.get(username="rosa")  # with its profile, as a request has
+    log_in(page, "rosa")
+    for players in range(3, 8):
+        match = waiting_for_the_last_card_of_a_trick(rosa, players)
+        for size, viewport in (("desktop", {"width": 1100, "height": 800}), ("phone", PHONE)):
+            page.set_viewport_size(viewport)
+            page.goto(match.get_absolute_url())
+            expect(page.locator(".felt .trick-card")).to_have_count(players - 1)
+            screenshot(page, f"{players}-seats-{size}")
+            assert overlaps(page) == [], f"{players} seats, {size}"
