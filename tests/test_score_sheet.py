@@ -120,3 +120,25 @@ def test_the_chart_scale_covers_negative_totals_and_totals_past_the_target():
     assert chart.top < chart.target_y < chart.bottom
     assert {value for _, value in chart.y_ticks} >= {-26, 0, 100, 130}
     assert chart.lines[0].dash != chart.lines[1].dash  # told apart without colour
+
+
+def test_a_match_of_a_fixed_number_of_hands_is_scaled_to_its_totals():
+    cell = presenters.SheetCell
+    rows = [
+        presenters.SheetRow(1, (cell(7, 7, False, ""), cell(19, 19, False, ""))),
+        presenters.SheetRow(2, (cell(0, 7, False, ""), cell(15, 34, False, ""))),
+    ]
+    chart = presenters.build_chart(["Ada", "Basil"], rows, target=None, ends="ends after 2 hands")
+    assert chart.target_y is None  # no target to draw
+    assert [value for _, value in chart.y_ticks] == [0, 20, 40]  # not up to a target of 100
+    ys = [float(p.split(",")[1]) for line in chart.lines for p in line.points.split()]
+    assert max(ys) == chart.bottom and min(ys) > chart.top  # 34 near the top of a scale to 40
+    assert chart.desc.endswith("The match ends after 2 hands.")
+
+
+def test_the_sheet_of_a_match_of_a_fixed_number_of_hands_draws_no_target(alice_client, alice):
+    match = make_match(alice, hands=2)
+    play_hands(alice_client, match, 2)
+    page = alice_client.get(reverse("scores", args=[match.pk])).text
+    assert "chart-target" not in page and "target 100" not in page
+    assert 'class="chart-label chart-label-y">100<' not in page

@@ -86,7 +86,7 @@ class ChartLine:
 
 @dataclass(frozen=True)
 class Chart:
-    """The running totals drawn on the server: lines, axes and the target."""
+    """The running totals drawn on the server: lines, axes and the target (if the match has one)."""
 
     width: int
     height: int
@@ -95,7 +95,7 @@ class Chart:
     top: float
     bottom: float
     lines: tuple[ChartLine, ...]
-    target_y: float
+    target_y: float | None
     y_ticks: tuple[tuple[float, int], ...]
     x_ticks: tuple[tuple[float, int], ...]
     desc: str
@@ -118,20 +118,33 @@ def score_sheet(match: Match, places: Sequence[Place], lines: Sequence[Line]) ->
         "columns": columns,
         "rows": rows,
         "chart": build_chart(
-            [p.name for p in columns], rows, match.target, ends=match.length_words
+            [p.name for p in columns],
+            rows,
+            None if match.fixed_hands else match.target,
+            ends=match.length_words,
         ),
     }
 
 
+def _round_up(value: int, step: int = 10) -> int:
+    """Return the smallest positive multiple of `step` at or above `value`."""
+    return max(step, math.ceil(value / step) * step)
+
+
 def build_chart(
-    names: Sequence[str], rows: Sequence[SheetRow], target: int, ends: str = ""
+    names: Sequence[str], rows: Sequence[SheetRow], target: int | None, ends: str = ""
 ) -> Chart:
-    """Draw each seat's running total after every hand, with the target as a line."""
+    """Draw each seat's running total after every hand, with the target as a line.
+
+    A match of a fixed number of hands has no target (None): its scale ends at the highest
+    total, rounded up to ten, instead of at a target nobody plays to.
+    """
     width, height = 640, 260
     left, right, top, bottom = 44.0, 624.0, 30.0, 226.0
     series = [[0] + [row.cells[i].total for row in rows] for i in range(len(names))]
     values = [v for s in series for v in s] or [0]
-    low, high = min(0, *values), max(target, *values)
+    scale = target if target is not None else _round_up(max(values))
+    low, high = min(0, *values), max(scale, *values)
     span_x = max(len(rows), 1)
 
     def x(i: int) -> float:
@@ -150,10 +163,10 @@ def build_chart(
         )
         for k, name in enumerate(names)
     )
-    tick_values = sorted({low, 0, target // 2, target} | ({high} if high > target else set()))
+    tick_values = sorted({low, 0, scale // 2, scale} | ({high} if high > scale else set()))
     step = max(1, math.ceil(len(rows) / 12))
     x_ticks = tuple((x(i), i) for i in range(0, len(rows) + 1, step))
-    ends = ends or f"ends at {target}"
+    ends = ends or (f"ends at {target}" if target is not None else "has a fixed number of hands")
     if rows:
         standing = ", ".join(f"{line.name} {line.total}" for line in lines)
         desc = f"Totals after hand {rows[-1].hand}: {standing}. The match {ends}."
@@ -167,7 +180,7 @@ def build_chart(
         top=top,
         bottom=bottom,
         lines=lines,
-        target_y=y(target),
+        target_y=None if target is None else y(target),
         y_ticks=tuple((y(v), v) for v in tick_values),
         x_ticks=x_ticks,
         desc=desc,
