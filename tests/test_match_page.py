@@ -1,6 +1,7 @@
 """The match page: the table, the player's hand, the pass picker, summaries and results."""
 
 import re
+from types import SimpleNamespace
 
 import pytest
 from django.test import Client
@@ -8,6 +9,7 @@ from django.urls import reverse
 
 from games import engine, presenters
 from games.models import Action, Hand, MatchStatus
+from games.presenters.table import announcement
 from tests.factories import HTMX, make_match, next_move, play_to_the_end, state_of
 
 
@@ -353,3 +355,24 @@ def test_a_cancelled_match_shows_its_seats_and_no_moves(alice_client, alice):
     assert response.status_code == 200
     assert "This match was abandoned." in response.text
     assert '<form method="post" action="/matches/' not in hand_region(response.text)
+
+
+@pytest.mark.parametrize(
+    ("points", "words"), [(0, "taking no points"), (1, "taking 1 point"), (14, "taking 14 points")]
+)
+def test_a_finished_trick_is_announced_with_its_points_in_words(points, words):
+    def place(position: int, name: str, is_you: bool = False) -> presenters.Place:
+        return presenters.Place(
+            position=position, name=name, is_you=is_you, is_bot=False, is_empty=False, total=0,
+            cards_left=12, to_act=position == 1, passed=False, played=None, rank=None, cos=0, sin=0,
+        )  # fmt: skip
+
+    cards = [engine.Card.parse(text) for text in ("2C", "KC", "QC", "AC")]
+    trick = SimpleNamespace(winner=1, points=points, plays=[
+        SimpleNamespace(seat=seat, card=card) for seat, card in enumerate(cards)
+    ])  # fmt: skip
+    view = SimpleNamespace(tricks=[trick], trick=(), phase=engine.PLAYING, to_act=[1])
+    by_pos = {0: place(0, "Alice", is_you=True), 1: place(1, "Basil")}
+    by_pos |= {2: place(2, "Cleo"), 3: place(3, "Dmitri")}
+    said = announcement(view, by_pos, by_pos[0], None, None)
+    assert f"Basil won the trick, {words}. Basil is to play." in said

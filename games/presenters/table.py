@@ -144,10 +144,9 @@ def announcement(
     if view.tricks and view.phase == engine.PLAYING:
         trick = view.tricks[-1]
         winner = by_pos[trick.winner].who
-        noun = "point" if trick.points == 1 else "points"
         if not view.trick:
             parts.append(", ".join(_played(by_pos, p) for p in trick.plays) + ".")
-            parts.append(f"{winner} won the trick, taking {trick.points} {noun}.")
+            parts.append(f"{winner} won the trick, taking {_points_in_words(trick.points)}.")
         else:
             parts.append(f"{winner} won the last trick.")
     if view.trick:
@@ -170,6 +169,12 @@ def announcement(
     elif result:
         parts.append(result["headline"])
     return " ".join(parts)
+
+
+def _points_in_words(points: int) -> str:
+    if points == 0:
+        return "no points"
+    return f"{points} point" if points == 1 else f"{points} points"
 
 
 def _played(by_pos: dict[int, Place], play: engine.PlayedCard) -> str:
