@@ -3,9 +3,18 @@
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.db import models
 
 from games.accounts.throttle import LoginThrottle, lockout_minutes
 from games.models import NotificationSettings, Profile
+
+
+def _email_in_use(email: str, other_than=None) -> bool:
+    """Say whether another account already has this address (case aside)."""
+    accounts = get_user_model().objects.filter(email__iexact=email)
+    if other_than is not None:
+        accounts = accounts.exclude(pk=other_than.pk)
+    return accounts.exists()
 
 
 class SignUpForm(UserCreationForm):
@@ -26,7 +35,7 @@ class SignUpForm(UserCreationForm):
 
     def clean_email(self) -> str:
         email = self.cleaned_data.get("email", "").strip()
-        if email and get_user_model().objects.filter(email__iexact=email).exists():
+        if email and _email_in_use(email):
             raise forms.ValidationError("An account with this e-mail address already exists.")
         return email
 
@@ -85,6 +94,74 @@ class ProfileForm(forms.ModelForm):
         if not name:
             raise forms.ValidationError("Choose a display name.")
         return name
+
+
+class EmailForm(forms.Form):
+    """A new e-mail address (or none), confirmed with the account's password.
+
+    The password is asked because the address receives password resets: whoever could change
+    it without knowing the password could take the account over from a session left open.
+    Wrong passwords count towards the login throttle, as failed logins do.
+    """
+
+    email = forms.EmailField(
+        required=False,
+        label="E-mail address",
+        help_text="For password resets and the e-mails below. Leave it empty to remove it.",
+    )
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text="To confirm that it is you.",
+    )
+
+    error_messages = {
+        "password": "That is not your password; the e-mail address is unchanged.",
+        "throttled": ThrottledLoginForm.error_messages["throttled"],
+        "in_use": "Another account already uses this e-mail address.",
+    }
+
+    def __init__(self, user, request, *args, **kwargs) -> None:
+        kwargs.setdefault("initial", {"email": user.email})
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.request = request
+        self.throttled = False
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data.get("email", "").strip()
+        if email and _email_in_use(email, other_than=self.user):
+            raise forms.ValidationError(self.error_messages["in_use"], code="in_use")
+        return email
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        throttle = LoginThrottle.for_request(self.request, self.user.get_username())
+        if throttle.is_locked():
+            self.throttled = True
+            raise forms.ValidationError(
+                self.error_messages["throttled"],
+                code="throttled",
+                params={"minutes": lockout_minutes()},
+            )
+        if not self.user.check_password(password):
+            throttle.record_failure()
+            raise forms.ValidationError(self.error_messages["password"], code="password")
+        return password
+
+    def save(self) -> bool:
+        """Store the address; without one, turn the e-mails off. Say whether they were."""
+        self.user.email = self.cleaned_data["email"]
+        self.user.save(update_fields=["email"])
+        if self.user.email:
+            return False
+        return (
+            NotificationSettings.objects.filter(user=self.user)
+            .filter(models.Q(turn_emails=True) | models.Q(daily_digest=True))
+            .update(turn_emails=False, daily_digest=False)
+            > 0
+        )
 
 
 class NotificationForm(forms.ModelForm):

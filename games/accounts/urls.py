@@ -10,6 +10,7 @@ urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
+    path("profile/email-address/", views.change_email, name="change_email"),
     path("profile/emails/", views.notification_settings, name="notification_settings"),
     path("password/change/", views.PasswordChangeView.as_view(), name="password_change"),
     path(

@@ -11,7 +11,13 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.accounts import backends
-from games.accounts.forms import NotificationForm, ProfileForm, SignUpForm, ThrottledLoginForm
+from games.accounts.forms import (
+    EmailForm,
+    NotificationForm,
+    ProfileForm,
+    SignUpForm,
+    ThrottledLoginForm,
+)
 from games.models import Profile, notification_settings_for
 
 # A form sent back with errors is a client error: say so with 400, not 200.
@@ -92,9 +98,10 @@ def _profile_page(
     request: HttpRequest,
     form: ProfileForm | None = None,
     notifications: NotificationForm | None = None,
+    email: EmailForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    """Render the profile page with its two forms: the display name and the e-mails."""
+    """Render the profile page with its forms: display name, e-mail address, e-mails."""
     if form is None:
         own_profile, _ = Profile.objects.get_or_create(
             user=request.user, defaults={"display_name": request.user.get_username()}
@@ -102,7 +109,9 @@ def _profile_page(
         form = ProfileForm(instance=own_profile)
     if notifications is None:
         notifications = NotificationForm(instance=notification_settings_for(request.user))
-    context = {"form": form, "notifications": notifications}
+    if email is None:
+        email = EmailForm(request.user, request)
+    context = {"form": form, "notifications": notifications, "email_form": email}
     return render(request, "accounts/profile.html", context, status=status)
 
 
@@ -121,6 +130,26 @@ def profile(request: HttpRequest) -> HttpResponse:
             return redirect("profile")
         return _profile_page(request, form=form, status=BAD_INPUT)
     return _profile_page(request)
+
+
+@login_required
+@require_POST
+def change_email(request: HttpRequest) -> HttpResponse:
+    """Set, change or remove the account's e-mail address, confirmed by its password."""
+    form = EmailForm(request.user, request, request.POST)
+    if not form.is_valid():
+        status = TOO_MANY_REQUESTS if form.throttled else BAD_INPUT
+        return _profile_page(request, email=form, status=status)
+    turned_off = form.save()
+    if request.user.email:
+        messages.success(request, f"Your e-mail address is now {request.user.email}.")
+    elif turned_off:
+        messages.success(
+            request, "Your e-mail address has been removed, and with it the e-mails you chose."
+        )
+    else:
+        messages.success(request, "Your e-mail address has been removed.")
+    return redirect("profile")
 
 
 @login_required

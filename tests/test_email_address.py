@@ -1,0 +1,120 @@
+"""The profile's e-mail address: added, changed or removed, always with the password."""
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+
+from games.models import notification_settings_for
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fresh_throttle():
+    """Wrong passwords here count as failed logins: start and end each test with none."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def change(client, email: str, password: str = PASSWORD):
+    return client.post(reverse("change_email"), {"email": email, "password": password})
+
+
+def test_a_player_without_an_address_adds_one_and_can_then_ask_for_emails(client, make_user):
+    nemo = make_user("nemo", "Nemo")
+    client.force_login(nemo)
+    page = client.get(reverse("profile")).text
+    assert "add one</a>" in page and 'name="email"' in page
+    response = change(client, " nemo@example.com ")
+    assert response.status_code == 302 and response["Location"] == reverse("profile")
+    nemo.refresh_from_db()
+    assert nemo.email == "nemo@example.com"
+    assert "Your e-mail address is now nemo@example.com." in client.get(reverse("profile")).text
+    emails = client.post(reverse("notification_settings"), {"daily_digest": "on"})
+    assert emails.status_code == 302
+    assert notification_settings_for(nemo).daily_digest
+
+
+def test_the_form_shows_the_current_address(client, alice):
+    client.force_login(alice)
+    assert 'value="alice@example.com"' in client.get(reverse("profile")).text
+
+
+def test_a_wrong_password_changes_nothing(client, alice):
+    client.force_login(alice)
+    response = change(client, "thief@example.com", "not-her-password")
+    assert response.status_code == 400
+    assert "That is not your password; the e-mail address is unchanged." in response.text
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+
+
+def test_no_password_changes_nothing(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("change_email"), {"email": "thief@example.com"})
+    assert response.status_code == 400
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+
+
+@pytest.mark.parametrize("taken", ["bob@example.com", "BOB@Example.com"])
+def test_an_address_another_account_uses_is_refused(client, alice, make_user, taken):
+    make_user("bob", "Bob", email="bob@example.com")
+    client.force_login(alice)
+    response = change(client, taken)
+    assert response.status_code == 400
+    assert "Another account already uses this e-mail address." in response.text
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+
+
+def test_keeping_ones_own_address_in_another_case_is_fine(client, alice):
+    client.force_login(alice)
+    assert change(client, "Alice@Example.com").status_code == 302
+    alice.refresh_from_db()
+    assert alice.email == "Alice@Example.com"
+
+
+def test_a_malformed_address_is_refused(client, alice):
+    client.force_login(alice)
+    response = change(client, "not an address")
+    assert response.status_code == 400
+    assert "Enter a valid email address." in response.text
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+
+
+def test_removing_the_address_turns_the_emails_off(client, alice):
+    chosen = notification_settings_for(alice)
+    chosen.turn_emails = chosen.daily_digest = True
+    chosen.save()
+    client.force_login(alice)
+    response = change(client, "")
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.email == ""
+    chosen.refresh_from_db()
+    assert not chosen.turn_emails and not chosen.daily_digest
+    page = client.get(reverse("profile")).text
+    assert "Your e-mail address has been removed, and with it the e-mails you chose." in page
+
+
+def test_wrong_passwords_count_towards_the_login_throttle(client, alice, settings):
+    settings.LOGIN_FAILURE_LIMIT = 3
+    client.force_login(alice)
+    for _ in range(3):
+        assert change(client, "thief@example.com", "guess").status_code == 400
+    response = change(client, "alice@new.example.com")  # now even the right password waits
+    assert response.status_code == 429
+    assert "Too many failed logins" in response.text
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+
+
+def test_it_needs_a_login_and_a_post(client, alice):
+    response = change(client, "x@example.com")
+    assert response.status_code == 302 and reverse("login") in response["Location"]
+    client.force_login(alice)
+    assert client.get(reverse("change_email")).status_code == 405
