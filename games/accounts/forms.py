@@ -26,7 +26,7 @@ class SignUpForm(UserCreationForm):
     )
     email = forms.EmailField(
         required=False,
-        help_text="Optional; needed only to reset a forgotten password.",
+        help_text="Optional (you can add it later): for password resets and e-mails you ask for.",
     )
 
     class Meta(UserCreationForm.Meta):
