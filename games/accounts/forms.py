@@ -51,6 +51,17 @@ class SignUpForm(UserCreationForm):
         return user
 
 
+def _refuse_while_locked(form: forms.Form, throttle: LoginThrottle) -> None:
+    """Refuse to check a password while too many guesses have failed; mark the form throttled."""
+    if throttle.is_locked():
+        form.throttled = True
+        raise forms.ValidationError(
+            form.error_messages["throttled"],
+            code="throttled",
+            params={"minutes": lockout_minutes()},
+        )
+
+
 class ThrottledLoginForm(AuthenticationForm):
     """Django's login form, refusing to check passwords once too many guesses failed."""
 
@@ -66,13 +77,7 @@ class ThrottledLoginForm(AuthenticationForm):
 
     def clean(self):
         throttle = LoginThrottle.for_request(self.request, self.data.get("username", ""))
-        if throttle.is_locked():
-            self.throttled = True
-            raise forms.ValidationError(
-                self.error_messages["throttled"],
-                code="throttled",
-                params={"minutes": lockout_minutes()},
-            )
+        _refuse_while_locked(self, throttle)
         try:
             cleaned = super().clean()
         except forms.ValidationError:
@@ -138,13 +143,7 @@ class EmailForm(forms.Form):
     def clean_password(self) -> str:
         password = self.cleaned_data["password"]
         throttle = LoginThrottle.for_request(self.request, self.user.get_username())
-        if throttle.is_locked():
-            self.throttled = True
-            raise forms.ValidationError(
-                self.error_messages["throttled"],
-                code="throttled",
-                params={"minutes": lockout_minutes()},
-            )
+        _refuse_while_locked(self, throttle)
         if not self.user.check_password(password):
             throttle.record_failure()
             raise forms.ValidationError(self.error_messages["password"], code="password")
