@@ -1,11 +1,13 @@
 """The profile's e-mail address: added, changed or removed, always with the password."""
 
 import pytest
+from django.core import mail
 from django.core.cache import cache
 from django.urls import reverse
 
 from games.models import notification_settings_for
 from tests.conftest import PASSWORD
+from tests.notify_helpers import CARD, START, run_due_tasks
 
 pytestmark = pytest.mark.django_db
 
@@ -111,3 +113,45 @@ def test_it_needs_a_login_and_a_post(client, alice):
     assert response.status_code == 302 and reverse("login") in response["Location"]
     client.force_login(alice)
     assert client.get(reverse("change_email")).status_code == 405
+
+
+def notices() -> list:
+    run_due_tasks(START)
+    return [m for m in mail.outbox if "address of your Hearts account" in m.subject]
+
+
+@pytest.fixture
+def committed(client, django_capture_on_commit_callbacks):
+    """Change the address, running what the request defers until its transaction commits."""
+
+    def change_and_commit(email: str, password: str = PASSWORD):
+        with django_capture_on_commit_callbacks(execute=True):
+            return change(client, email, password)
+
+    return change_and_commit
+
+
+@pytest.mark.parametrize("new", ["alice@elsewhere.example.com", ""])
+def test_the_old_address_is_told_of_a_change(client, alice, new, committed):
+    client.force_login(alice)
+    assert committed(new).status_code == 302
+    (notice,) = notices()
+    assert notice.to == ["alice@example.com"]
+    assert '"alice"' in notice.body and ("removed" if not new else "changed") in notice.body
+    assert "change your password" in notice.body
+    html = notice.alternatives[0][0]
+    assert "your profile page" in html and "Turn all these e-mails off" not in html
+    # It names neither where the account went nor any card, and offers no unsubscribing.
+    assert "elsewhere" not in notice.body + html
+    assert not CARD.search(notice.body)
+    assert "List-Unsubscribe" not in notice.extra_headers
+
+
+def test_no_notice_without_a_change_of_address(client, alice, make_user, committed):
+    client.force_login(alice)
+    assert committed("ALICE@example.com").status_code == 302  # the same, in capitals
+    assert committed("alice@example.com", "wrong").status_code == 400  # refused
+    nemo = make_user("nemo", "Nemo")
+    client.force_login(nemo)
+    assert committed("nemo@example.com").status_code == 302  # none before: nobody to tell
+    assert notices() == []

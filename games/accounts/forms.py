@@ -133,6 +133,7 @@ class EmailForm(forms.Form):
         self.user = user
         self.request = request
         self.throttled = False
+        self.previous = user.email  # the address the account had: it is told of a change
 
     def clean_email(self) -> str:
         email = self.cleaned_data.get("email", "").strip()

@@ -19,6 +19,7 @@ from games.accounts.forms import (
     ThrottledLoginForm,
 )
 from games.models import Profile, notification_settings_for
+from games.notifications import tasks
 
 # A form sent back with errors is a client error: say so with 400, not 200.
 BAD_INPUT = 400
@@ -141,6 +142,8 @@ def change_email(request: HttpRequest) -> HttpResponse:
         status = TOO_MANY_REQUESTS if form.throttled else BAD_INPUT
         return _profile_page(request, email=form, status=status)
     turned_off = form.save()
+    if form.previous and form.previous.lower() != request.user.email.lower():
+        tasks.notify_address_changed(request.user, form.previous)
     if request.user.email:
         messages.success(request, f"Your e-mail address is now {request.user.email}.")
     elif turned_off:

@@ -1,4 +1,7 @@
-"""Build and send the notification e-mails: plain text plus HTML, with a link that stops them.
+"""Build and send the e-mails: plain text plus HTML.
+
+The notifications (turn notices, digests) carry a link that stops them; the notice to an
+address an account has just left carries none, since nobody opts into it.
 
 Every message names matches and players only, never a card (R6.3).
 """
@@ -51,6 +54,18 @@ def match_summary(seat: Seat) -> dict:
     }
 
 
+def _message(template: str, subject: str, context: dict, to: str, headers: dict | None = None):
+    """Build one e-mail from `emails/<template>.txt` and `.html`."""
+    message = EmailMultiAlternatives(
+        subject=subject,
+        body=render_to_string(f"emails/{template}.txt", context),
+        to=[to],
+        headers=headers,
+    )
+    message.attach_alternative(render_to_string(f"emails/{template}.html", context), "text/html")
+    return message
+
+
 def send(user, template: str, subject: str, context: dict) -> None:
     """Send one notification built from `emails/<template>.txt` and `.html` to the user."""
     link = unsubscribe_url(user.pk)
@@ -61,18 +76,29 @@ def send(user, template: str, subject: str, context: dict) -> None:
         "unsubscribe_url": link,
         "settings_url": absolute(reverse("profile")),
     }
-    message = EmailMultiAlternatives(
-        subject=subject,
-        body=render_to_string(f"emails/{template}.txt", context),
-        to=[user.email],
-        # RFC 8058: mail clients may offer a one-click "unsubscribe" that POSTs to the link.
-        headers={
-            "List-Unsubscribe": f"<{link}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        },
-    )
-    message.attach_alternative(render_to_string(f"emails/{template}.html", context), "text/html")
-    message.send()
+    # RFC 8058: mail clients may offer a one-click "unsubscribe" that POSTs to the link.
+    headers = {
+        "List-Unsubscribe": f"<{link}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    }
+    _message(template, subject, context, user.email, headers).send()
+
+
+def send_address_changed(user, old_address: str) -> None:
+    """Tell the address an account has just left, in case someone else made the change.
+
+    Not a notification one opts into: it goes out whatever the e-mail settings say, and names
+    neither the new address nor anything of the matches.
+    """
+    context = {
+        "name": display_name_of(user),
+        "username": user.get_username(),
+        "removed": not user.email,
+        "site_url": settings.SITE_URL,
+        "profile_url": absolute(reverse("profile")),
+    }
+    subject = "The e-mail address of your Hearts account has changed"
+    _message("address_changed", subject, context, old_address).send()
 
 
 def send_turn_notice(user, seat: Seat) -> None:

@@ -1,4 +1,4 @@
-"""Timed work for the background worker: turn notices and the daily digest.
+"""Work for the background worker: turn notices, the daily digest, address-change notices.
 
 Tasks are rows in the database (django-tasks with its database backend), so they survive
 restarts; `manage.py worker` runs them. Each task checks, when it runs, that its e-mail is
@@ -10,6 +10,8 @@ import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.db.models import F, Prefetch, Q
 from django_tasks import TaskContext, TaskResultStatus, task
 from django_tasks_db.models import DBTaskResult
@@ -80,6 +82,21 @@ def send_turn_notice(user_id: int, match_id: int, since: str) -> bool:
         NotificationSettings.objects.filter(user_id=user_id).update(last_turn_email_at=previous)
         raise
     return True
+
+
+@task()
+def send_address_notice(user_id: int, old_address: str) -> bool:
+    """E-mail the address an account has just left that it was changed."""
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is None:
+        return False  # the account is gone
+    mail.send_address_changed(user, old_address)
+    return True
+
+
+def notify_address_changed(user, old_address: str) -> None:
+    """Queue the notice to the old address, once the change is committed."""
+    transaction.on_commit(lambda: send_address_notice.enqueue(user.pk, old_address))
 
 
 def notify_turn_later(user_id: int, match_id: int, turn_began: datetime) -> None:
