@@ -376,3 +376,14 @@ def test_a_finished_trick_is_announced_with_its_points_in_words(points, words):
     by_pos |= {2: place(2, "Cleo"), 3: place(3, "Dmitri")}
     said = announcement(view, by_pos, by_pos[0], None, None)
     assert f"Basil won the trick, {words}. Basil is to play." in said
+
+
+def test_a_finished_match_shows_no_pass_to_come(alice_client, alice):
+    match = make_match(alice, hands=1)
+    for _ in play_to_the_end({0: alice_client}, match):
+        pass
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED
+    table = region(alice_client.get(match.get_absolute_url()).text, "table")
+    assert "<dt>Hand</dt><dd>1</dd>" in table and "<dt>Length</dt><dd>1 hand</dd>" in table
+    assert "<dt>Passing</dt>" not in table
