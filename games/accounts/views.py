@@ -48,12 +48,13 @@ class LoginView(auth_views.LoginView):
 
 
 class PasswordChangeView(InvalidFormStatusMixin, auth_views.PasswordChangeView):
-    """Change the password, then say so on the profile page."""
+    """Change the password, then say so on the profile page and to the account's address."""
 
     success_url = reverse_lazy("profile")
 
     def form_valid(self, form):
         messages.success(self.request, "Your password has been changed.")
+        tasks.notify_password_changed(form.user)
         return super().form_valid(form)
 
 
@@ -62,7 +63,11 @@ class PasswordResetView(InvalidFormStatusMixin, auth_views.PasswordResetView):
 
 
 class PasswordResetConfirmView(InvalidFormStatusMixin, auth_views.PasswordResetConfirmView):
-    """Set a new password from an e-mailed link."""
+    """Set a new password from an e-mailed link; the address is told it was done."""
+
+    def form_valid(self, form):
+        tasks.notify_password_changed(form.user)
+        return super().form_valid(form)
 
 
 def _safe_next(request: HttpRequest) -> str | None:

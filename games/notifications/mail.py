@@ -1,7 +1,7 @@
 """Build and send the e-mails: plain text plus HTML.
 
-The notifications (turn notices, digests) carry a link that stops them; the notice to an
-address an account has just left carries none, since nobody opts into it.
+The notifications (turn notices, digests) carry a link that stops them; the account's own
+notices (its address or its password changed) carry none, since nobody opts into them.
 
 Every message names matches and players only, never a card (R6.3).
 """
@@ -87,8 +87,8 @@ def send(user, template: str, subject: str, context: dict) -> None:
 def send_address_changed(user, old_address: str) -> None:
     """Tell the address an account has just left, in case someone else made the change.
 
-    Not a notification one opts into: it goes out whatever the e-mail settings say, and names
-    neither the new address nor anything of the matches.
+    An account notice, not a notification: it goes out whatever the e-mail settings say, and
+    names neither the new address nor anything of the matches.
     """
     context = {
         "name": display_name_of(user),
@@ -99,6 +99,18 @@ def send_address_changed(user, old_address: str) -> None:
     }
     subject = "The e-mail address of your Hearts account has changed"
     _message("address_changed", subject, context, old_address).send()
+
+
+def send_password_changed(user) -> None:
+    """Tell the account's address that its password has just changed (or been reset)."""
+    context = {
+        "name": display_name_of(user),
+        "username": user.get_username(),
+        "site_url": settings.SITE_URL,
+        "reset_url": absolute(reverse("password_reset")),
+    }
+    subject = "The password of your Hearts account has changed"
+    _message("password_changed", subject, context, user.email).send()
 
 
 def send_turn_notice(user, seat: Seat) -> None:

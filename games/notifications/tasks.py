@@ -1,4 +1,4 @@
-"""Work for the background worker: turn notices, the daily digest, address-change notices.
+"""Work for the background worker: turn notices, the daily digest, the account's notices.
 
 Tasks are rows in the database (django-tasks with its database backend), so they survive
 restarts; `manage.py worker` runs them. Each task checks, when it runs, that its e-mail is
@@ -97,6 +97,22 @@ def send_address_notice(user_id: int, old_address: str) -> bool:
 def notify_address_changed(user, old_address: str) -> None:
     """Queue the notice to the old address, once the change is committed."""
     transaction.on_commit(lambda: send_address_notice.enqueue(user.pk, old_address))
+
+
+@task()
+def send_password_notice(user_id: int) -> bool:
+    """E-mail the account's address that its password has changed, if it has an address."""
+    user = get_user_model().objects.filter(pk=user_id).exclude(email="").first()
+    if user is None:
+        return False  # the account is gone, or has nowhere to write to
+    mail.send_password_changed(user)
+    return True
+
+
+def notify_password_changed(user) -> None:
+    """Queue the notice of a new password, once it is committed."""
+    if user.email:
+        transaction.on_commit(lambda: send_password_notice.enqueue(user.pk))
 
 
 def notify_turn_later(user_id: int, match_id: int, turn_began: datetime) -> None:
