@@ -133,7 +133,7 @@ class EmailForm(forms.Form):
         self.user = user
         self.request = request
         self.throttled = False
-        self.previous = user.email  # the address the account had: it is told of a change
+        self._previous = user.email
 
     def clean_email(self) -> str:
         email = self.cleaned_data.get("email", "").strip()
@@ -149,6 +149,13 @@ class EmailForm(forms.Form):
             throttle.record_failure()
             raise forms.ValidationError(self.error_messages["password"], code="password")
         return password
+
+    @property
+    def address_left(self) -> str:
+        """Return the address the account had, once saved, if it is no longer the account's."""
+        if self._previous.lower() == self.user.email.lower():
+            return ""  # unchanged, or only its capitals
+        return self._previous
 
     def save(self) -> bool:
         """Store the address; without one, turn the e-mails off. Say whether they were."""

@@ -147,8 +147,8 @@ def change_email(request: HttpRequest) -> HttpResponse:
         status = TOO_MANY_REQUESTS if form.throttled else BAD_INPUT
         return _profile_page(request, email=form, status=status)
     turned_off = form.save()
-    if form.previous and form.previous.lower() != request.user.email.lower():
-        tasks.notify_address_changed(request.user, form.previous)
+    if form.address_left:
+        tasks.notify_address_changed(request.user, form.address_left)
     if request.user.email:
         messages.success(request, f"Your e-mail address is now {request.user.email}.")
     elif turned_off:

@@ -84,33 +84,45 @@ def send(user, template: str, subject: str, context: dict) -> None:
     _message(template, subject, context, user.email, headers).send()
 
 
+def _send_account_notice(user, template: str, subject: str, to: str, **context) -> None:
+    """Send one of the account's own notices: whatever the e-mail settings, no unsubscribing.
+
+    They name the account, never its matches, and point to where the owner can undo a change
+    they did not make.
+    """
+    context = {
+        **context,
+        "name": display_name_of(user),
+        "username": user.get_username(),
+        "site_url": settings.SITE_URL,
+    }
+    _message(template, subject, context, to).send()
+
+
 def send_address_changed(user, old_address: str) -> None:
     """Tell the address an account has just left, in case someone else made the change.
 
-    An account notice, not a notification: it goes out whatever the e-mail settings say, and
-    names neither the new address nor anything of the matches.
+    The notice does not name the new address.
     """
-    context = {
-        "name": display_name_of(user),
-        "username": user.get_username(),
-        "removed": not user.email,
-        "site_url": settings.SITE_URL,
-        "profile_url": absolute(reverse("profile")),
-    }
-    subject = "The e-mail address of your Hearts account has changed"
-    _message("address_changed", subject, context, old_address).send()
+    _send_account_notice(
+        user,
+        "address_changed",
+        "The e-mail address of your Hearts account has changed",
+        old_address,
+        removed=not user.email,
+        profile_url=absolute(reverse("profile")),
+    )
 
 
 def send_password_changed(user) -> None:
     """Tell the account's address that its password has just changed (or been reset)."""
-    context = {
-        "name": display_name_of(user),
-        "username": user.get_username(),
-        "site_url": settings.SITE_URL,
-        "reset_url": absolute(reverse("password_reset")),
-    }
-    subject = "The password of your Hearts account has changed"
-    _message("password_changed", subject, context, user.email).send()
+    _send_account_notice(
+        user,
+        "password_changed",
+        "The password of your Hearts account has changed",
+        user.email,
+        reset_url=absolute(reverse("password_reset")),
+    )
 
 
 def send_turn_notice(user, seat: Seat) -> None:
