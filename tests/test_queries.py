@@ -5,6 +5,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from games.models import Match
 from tests.factories import HTMX, make_match, next_move, state_of
 
 # The locked match with its seats (and their users, the signed-in player's among them) and
@@ -79,3 +80,32 @@ def test_the_match_page_costs_the_same_few_queries_in_a_long_match(alice):
     # Before its first trick, a hand after the first also shows how the one before ended,
     # read from the log: one more query, the same in every hand.
     assert starts[2] == later <= first + 1, (first, starts, later)
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_an_unchanged_poll_reads_the_match_version_alone(alice):
+    """The snapshot and the deals (JSON, kilobytes) are not read to answer "nothing new"."""
+    alice_client = signed_in(alice)
+    match = make_match(alice)
+    match_table = Match._meta.db_table
+    with CaptureQueriesContext(connection) as queries:
+        response = alice_client.get(match.get_absolute_url(), {"since": match.version}, **HTMX)
+    assert response.status_code == 204
+    reads = [q["sql"] for q in queries.captured_queries if f'"{match_table}"' in q["sql"]]
+    assert len(reads) == 1, reads
+    assert "version" in reads[0] and "snapshot" not in reads[0] and "deals" not in reads[0]
+
+
+def test_a_poll_for_a_match_that_does_not_exist_is_not_found(alice):
+    assert signed_in(alice).get("/matches/999999/", {"since": 1}, **HTMX).status_code == 404
+
+
+def test_a_poll_signed_out_is_sent_to_sign_in(client, alice):
+    match = make_match(alice)
+    response = client.get(match.get_absolute_url(), {"since": match.version}, **HTMX)
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]

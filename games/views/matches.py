@@ -6,6 +6,7 @@ refused action answers with the refusal's status (400, 403, 404, 409) and the re
 """
 
 from collections.abc import Callable, Iterable
+from functools import cache
 
 from django import forms
 from django.contrib import messages
@@ -36,6 +37,30 @@ def _viewable(request: HttpRequest, pk: int) -> Match:
     if not may_view(request.user, match):
         raise PermissionDenied
     return match
+
+
+@cache
+def _version_column() -> rows.Columns:
+    return rows.Columns(Match, ["version"], alias="m")
+
+
+def _unchanged(request: HttpRequest, pk: int) -> HttpResponse | None:
+    """Answer a page's "anything new?" with 204 if the match is at the version it shows.
+
+    Open tabs ask every few seconds, and nearly always hear "nothing": the answer reads the
+    version alone, not the whole row, whose snapshot and deals (JSON) it would never show.
+    """
+    since = request.GET.get("since")
+    if since is None:
+        return None
+    match = rows.by_pk(_version_column(), pk)
+    if match is None:
+        raise Http404("There is no such match.")
+    if not may_view(request.user, match):
+        raise PermissionDenied
+    if since != str(match.version):
+        return None
+    return HttpResponse(status=NOTHING_NEW, headers={VERSION_HEADER: str(match.version)})
 
 
 def _context(request: HttpRequest, match: Match, **extra) -> dict:
@@ -130,9 +155,9 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     Asked by htmx, answer every region out of band, for a page catching up after a change;
     with `since` naming the version it shows, answer 204 while nothing has changed.
     """
+    if request.htmx and (unchanged := _unchanged(request, pk)) is not None:
+        return unchanged
     match = _viewable(request, pk)
-    if request.htmx and request.GET.get("since") == str(match.version):
-        return HttpResponse(status=NOTHING_NEW, headers={VERSION_HEADER: str(match.version)})
     if request.htmx and match.status != MatchStatus.OPEN:
         context = _context(request, match)
         return _regions(context, main=None, also=("table", "hand", "scores", "status"))
