@@ -221,3 +221,30 @@ def test_no_seat_covers_a_card_of_a_full_trick(page, screenshot, make_user):
             expect(page.locator(".felt .trick-card")).to_have_count(players - 1)
             screenshot(page, f"{players}-seats-{size}")
             assert overlaps(page) == [], f"{players} seats, {size}"
+
+
+def test_on_a_narrow_phone_each_fact_of_the_hand_keeps_its_value_beside_it(
+    page, screenshot, make_user
+):
+    """The facts wrap onto several lines on a phone, but never between a name and its value."""
+    nadia = make_user("nadia", "Nadia")
+    match = make_match(nadia, players=5, seed=3, hands=2)
+    log_in(page, "nadia")
+    page.set_viewport_size({"width": 360, "height": 800})
+    page.goto(match.get_absolute_url())
+    screenshot(page, "1-phone")
+    facts = page.locator(".hand-facts dt").evaluate_all(
+        """names => names.map(name => [
+            name.textContent,
+            name.getBoundingClientRect().top,
+            name.nextElementSibling.getBoundingClientRect().top,
+        ])"""
+    )
+    assert [name for name, _, _ in facts] == ["Hand", "Passing", "Length"]
+    for name, name_top, value_top in facts:
+        assert abs(name_top - value_top) < 4, f"{name} and its value are on different lines"
+    page.set_viewport_size({"width": 1280, "height": 900})
+    lefts = page.locator(".hand-facts dd").evaluate_all(
+        "values => values.map(value => value.getBoundingClientRect().left)"
+    )
+    assert max(lefts) - min(lefts) < 1, "on a wide screen the values line up in a column"
