@@ -31,7 +31,8 @@ def test_matches_waiting_for_the_player_come_first_oldest_wait_first(alice_clien
     )
     waiting = section(alice_client.get("/").text, "your-turn")
     assert waiting.index(f"Match {older.pk}<") < waiting.index(f"Match {newer.pk}<")
-    assert "Waiting for you since 3" in waiting
+    assert "It has been your turn for 3\xa0hours." in waiting
+    assert "It has been your turn for less than a minute." in waiting
 
 
 def test_other_matches_in_play_follow(alice_client, alice, make_user):
@@ -54,7 +55,11 @@ def test_finished_matches_show_the_players_rank(alice_client, alice):
     seat = match.seats.get(user=alice)
     finished = section(alice_client.get("/").text, "finished")
     ordinal = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}[seat.rank]
-    assert f"You finished {ordinal} of 4 with {seat.final_total} points" in finished
+    ending = " — a win!" if seat.rank == 1 else "."
+    assert f"You finished {ordinal} of 4 with {seat.final_total} points{ending}" in finished
+    Seat.objects.filter(pk=seat.pk).update(rank=3)  # the sentence ends as well without a win
+    finished = section(alice_client.get("/").text, "finished")
+    assert f"You finished 3rd of 4 with {seat.final_total} points.</p>" in finished
 
 
 def test_open_matches_the_player_sits_in_come_last(alice_client, alice):

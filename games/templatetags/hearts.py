@@ -5,13 +5,16 @@ for what they show.
 """
 
 from collections.abc import Iterable
+from datetime import datetime, timedelta
 from functools import cache
 from html import escape
 
 from django import template
 from django.template import defaulttags
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.timesince import timesince
 
 from games import engine
 
@@ -164,6 +167,16 @@ def signed(value: int) -> str:
     if value > 0:
         return f"+{value}"
     return str(value).replace("-", "−")
+
+
+@register.filter
+def waited(since: datetime | None) -> str:
+    """Say how long it has been since then: "3 hours, 5 minutes", or "less than a minute"."""
+    if since is None:
+        return ""
+    if timezone.now() - since < timedelta(minutes=1):
+        return "less than a minute"
+    return timesince(since)
 
 
 @register.filter
