@@ -121,3 +121,13 @@ def test_two_waiting_runs_fold_into_one(db, clock):
     send_daily_digests.enqueue()  # as if two workers had started at the same moment
     run_due_tasks(clock.now())
     assert pending_digest_runs().count() == 1
+
+
+def test_the_digest_says_how_each_match_ends(clock, alice, bob):
+    to_points = make_match(alice, people=[bob], target=75)
+    two_hands = make_match(alice, people=[bob], hands=2)
+    run_digest(clock)
+    [message] = messages_to(bob)
+    for text in (message.body, message.alternatives[0][0]):
+        assert f"Match {to_points.pk}" in text and "(4 players, ends at 75 points, hand 1)" in text
+        assert f"Match {two_hands.pk}" in text and "(4 players, ends after 2 hands, hand 1)" in text

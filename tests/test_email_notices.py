@@ -134,3 +134,18 @@ def test_the_email_shows_no_card(clock, bob, start):
     assert CARD.findall(text) == []
     assert hand_of(match, seat_of(match, bob))  # there was a hand to leak
     assert "Alice" in text  # the opponents are named, their cards are not
+
+
+@pytest.mark.parametrize(
+    ("options", "length"),
+    [({"target": 75}, "ends at 75 points"), ({"hands": 2}, "ends after 2 hands")],
+)
+def test_the_email_says_how_the_match_ends(clock, bob, start, options, length):
+    """A match of a fixed number of hands does not play to its target: the e-mail says so."""
+    opt_in(bob, turn_emails=True)
+    start(**options)
+    run_due_tasks(clock.advance(seconds=AWAY))
+    [message] = messages_to(bob)
+    assert f"(4 players, {length}, hand 1)" in message.body
+    assert f"4 players, {length}, hand 1" in message.alternatives[0][0]
+    assert "to 100" not in all_text(message)

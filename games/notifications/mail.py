@@ -47,7 +47,7 @@ def match_summary(seat: Seat) -> dict:
         "id": match.pk,
         "url": absolute(match.get_absolute_url()),
         "players": match.players,
-        "target": match.target,
+        "length": match.length_words,  # "ends at 100 points" or "ends after 2 hands"
         "hand": match.hand_no,
         "opponents": others,
         "waiting_since": seat.waiting_since,
