@@ -174,9 +174,10 @@ def waited(since: datetime | None) -> str:
     """Say how long it has been since then: "3 hours, 5 minutes", or "less than a minute"."""
     if since is None:
         return ""
-    if timezone.now() - since < timedelta(minutes=1):
+    now = timezone.now()
+    if now - since < timedelta(minutes=1):
         return "less than a minute"
-    return timesince(since)
+    return timesince(since, now)
 
 
 @register.filter

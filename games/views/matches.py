@@ -31,12 +31,18 @@ NOTHING_NEW = 204
 VERSION_HEADER = "X-Match-Version"
 
 
-def _viewable(request: HttpRequest, pk: int) -> Match:
-    """Return the match, or 404 if there is none, or 403 if this user may not watch it."""
-    match = get_object_or_404(Match, pk=pk)
+def _watched(request: HttpRequest, match: Match | None) -> Match:
+    """Return the match as read, or 404 if there is none, or 403 if this user may not watch it."""
+    if match is None:
+        raise Http404("There is no such match.")
     if not may_view(request.user, match):
         raise PermissionDenied
     return match
+
+
+def _viewable(request: HttpRequest, pk: int) -> Match:
+    """Return the whole match, or refuse as `_watched` does."""
+    return _watched(request, Match.objects.filter(pk=pk).first())
 
 
 @cache
@@ -53,11 +59,7 @@ def _unchanged(request: HttpRequest, pk: int) -> HttpResponse | None:
     since = request.GET.get("since")
     if since is None:
         return None
-    match = rows.by_pk(_version_column(), pk)
-    if match is None:
-        raise Http404("There is no such match.")
-    if not may_view(request.user, match):
-        raise PermissionDenied
+    match = _watched(request, rows.by_pk(_version_column(), pk))
     if since != str(match.version):
         return None
     return HttpResponse(status=NOTHING_NEW, headers={VERSION_HEADER: str(match.version)})
