@@ -11,9 +11,9 @@ difference.
     python bench/http_compare.py ../before --profile sqlite --rounds 5 --target 30
 
 The other checkout needs a `bench/http_bench.py` with the same options (any since this
-script was added). Prints, per round and side, the played card's p50, `/healthz`'s p50, their
-ratio and the signed-in poll's p50; then each figure's median over the rounds, and the
-median of the rounds' differences (this checkout minus the other).
+script was added). Prints, per round and side, the played card's p50 and p99, `/healthz`'s
+p50, their ratio and the signed-in poll's p50; then each figure's median over the rounds, and
+the median of the rounds' differences (this checkout minus the other).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent
 FIGURES = {
     "play": re.compile(r"^play request\s+p50 ([\d.]+) ms", re.M),
+    "play_p99": re.compile(r"^play request\s+p50 [\d.]+ ms\s+p99 ([\d.]+) ms", re.M),
     "healthz": re.compile(r"^trivial view /healthz p50 ([\d.]+) ms", re.M),
     "poll": re.compile(r"^signed-in poll \(204\)\s+p50 ([\d.]+) ms", re.M),
     "errors": re.compile(r"^errors\s+(\d+)", re.M),
@@ -84,7 +85,8 @@ def one_round(sides: list[Side], options: argparse.Namespace) -> list[dict[str, 
 
 def line(label: str, figures: dict[str, float]) -> str:
     return (
-        f"{label:12s} play {figures['play']:5.1f}  healthz {figures['healthz']:4.1f}  "
+        f"{label:12s} play {figures['play']:5.1f} (p99 {figures['play_p99']:5.1f})  "
+        f"healthz {figures['healthz']:4.1f}  "
         f"ratio {figures['ratio']:4.2f}x  poll {figures['poll']:4.1f}  "
         f"errors {figures['errors']:.0f}"
     )
@@ -121,7 +123,7 @@ def main() -> int:
         medians = {k: statistics.median(r[index][k] for r in rounds) for k in rounds[0][0]}
         print(line(side.label, medians))
     print("this minus the other, median of the rounds' differences")
-    for name in ("play", "healthz", "ratio", "poll"):
+    for name in ("play", "play_p99", "healthz", "ratio", "poll"):
         difference = statistics.median(r[0][name] - r[1][name] for r in rounds)
         print(f"  {name:8s} {difference:+.2f}")
     failed = any(r[index]["errors"] for r in rounds for index in range(2))

@@ -4,7 +4,9 @@ import re
 from types import SimpleNamespace
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import engine, presenters
@@ -197,6 +199,32 @@ def test_a_new_hand_shows_how_the_previous_hand_ended(make_user, alice_client, a
         for play in last.plays:
             player = me if play.seat == 0 else names[play.seat]
             assert f'<span class="trick-player">{player}</span>' in box
+
+
+def test_the_card_that_ends_a_hand_shows_how_it_ended_without_reading_the_log_back(
+    alice_client, alice
+):
+    match = make_match(alice, auto_finish=False)
+    while True:
+        match.refresh_from_db()
+        move = next_move(match, 0)
+        assert move is not None, "Alice must act whenever the bots wait"
+        with CaptureQueriesContext(connection) as queries:
+            response = alice_client.post(move.url, move.data, **HTMX)
+        assert response.status_code == 200
+        match.refresh_from_db()
+        if match.hand_no == 2:
+            break
+    last = last_trick_of_hand(match, 1)
+    box = last_trick_box(response.text)
+    assert "<h3>Last trick of hand 1 " in box and "(trick 13)" in box
+    assert cards_in(box) == [str(p.card) for p in last.plays]
+    assert f"{({0: 'You', 1: 'Basil', 2: 'Cleo', 3: 'Dmitri'})[last.winner]} won it" in box
+    # The move that closed the hand handed its last trick on: the log is only written to.
+    reading_the_log = [
+        q["sql"] for q in queries if '"games_action"' in q["sql"] and "INSERT" not in q["sql"]
+    ]
+    assert reading_the_log == []
 
 
 def test_the_first_hand_has_no_last_trick_before_its_first_trick(alice_client, alice):

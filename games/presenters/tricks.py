@@ -1,7 +1,9 @@
 """The last completed trick: this hand's, or the previous hand's while this one has none yet.
 
 Every card played to a trick is public (R6.3), so players and spectators see the same trick.
-The previous hand's last trick is read from the action log, in one query.
+The previous hand's last trick comes from the move that closed that hand when it is the one
+being answered (`LockedTable.save` hands it on), and is read from the action log, in one
+query, otherwise.
 """
 
 from __future__ import annotations
@@ -23,17 +25,26 @@ def last_trick(
     if not view:
         return None
     if view.tricks:
-        trick = view.tricks[-1]
-        return {
-            "hand": None,
-            "number": len(view.tricks),
-            "plays": [Play(by_pos[p.seat], p.card) for p in trick.plays],
-            "winner": by_pos[trick.winner],
-            "points": trick.points,
-        }
+        return _shown(view.tricks[-1], by_pos, hand=None, number=len(view.tricks))
     if view.hand_no > 1:
+        previous = view.hand_no - 1
+        closed = getattr(match, "closed_trick", None)
+        if closed is not None and closed[0] == previous:
+            return _shown(closed[1], by_pos, hand=previous, number=view.rules.tricks_per_hand)
         return _previous_hand_last_trick(match, view, by_pos)
     return None
+
+
+def _shown(
+    trick: engine.TrickView, by_pos: dict[int, Place], *, hand: int | None, number: int
+) -> dict:
+    return {
+        "hand": hand,
+        "number": number,
+        "plays": [Play(by_pos[p.seat], p.card) for p in trick.plays],
+        "winner": by_pos[trick.winner],
+        "points": trick.points,
+    }
 
 
 def _previous_hand_last_trick(

@@ -57,7 +57,10 @@ class LockedTable:
         )
         self.hand = hand
         self._actions: list[Action] = []
+        self._score_lines: list[ScoreLine] = []
         self._hands_to_save: dict[int, Hand] = {}
+        # The last trick of a hand this change closed, as (hand number, trick), if any.
+        self._closed_trick: tuple[int, engine.TrickView] | None = None
         self._seats_before = {seat.pk: (seat.to_act, seat.waiting_since) for seat in self.seats}
         self._before = (match.hand_no, match.status)
         self._new_version = match.version + 1
@@ -218,7 +221,7 @@ class LockedTable:
 
     def _close_hand(self) -> None:
         row = self.state.sheet[-1]
-        ScoreLine.objects.bulk_create(
+        self._score_lines.extend(
             ScoreLine(
                 match=self.match,
                 hand_number=self.state.hand_no,
@@ -231,6 +234,8 @@ class LockedTable:
             )
             for position in range(self.state.n)
         )
+        # Shown until the next hand completes a trick; handed on so it need not be read back.
+        self._closed_trick = (self.state.hand_no, self.state.public_view().tricks[-1])
         self.hand.finished_at = self._now
         self._hands_to_save[self.hand.number] = self.hand
 
@@ -247,15 +252,17 @@ class LockedTable:
     # ----- saving -----
 
     def save(self) -> None:
-        """Write the log, the hands, the snapshot and version, and who must act now."""
+        """Write the log, the score sheet, the hands, the snapshot and version, and who acts now."""
         match = self.match
         match.snapshot = self.state.snapshot() if self.state else None
         match.version = self._new_version
         turns_changed = self._update_turns()
-        # The log, the hands, the seats whose turn changed and the match: sent together.
+        # The log, the score sheet, the hands, the seats whose turn changed and the match:
+        # sent together.
         rows.run(
             [
                 *rows.insert_statements(self._actions),
+                *rows.insert_statements(self._score_lines),
                 *(rows.update_statement(h, HAND_CHANGES) for h in self._hands_to_save.values()),
                 *(rows.update_statement(seat, SEAT_CHANGES) for seat in turns_changed),
                 rows.update_statement(match, [*CHANGING_FIELDS, "updated_at"]),
@@ -265,10 +272,12 @@ class LockedTable:
             # A copy taken now: whatever happens to this state later, the kept one is as saved.
             kept = (match.pk, match.snapshot, self.state.copy())
             transaction.on_commit(lambda: states.keep(*kept))
-        # Hand the state and the seats on to whoever renders the result, so that neither is
-        # read again, and say whether the score sheet changed (a hand or the match ended).
+        # Hand the state, the seats and a closed hand's last trick on to whoever renders the
+        # result, so that none is read again, and say whether the score sheet changed (a hand
+        # or the match ended).
         match.engine_state = self.state
         match.loaded_seats = self.seats
+        match.closed_trick = self._closed_trick
         match.sheet_changed = self._before != (match.hand_no, match.status)
         to_act = [s.user_id for s in self.seats if s.to_act and s.user_id]
         # A player still choosing a pass while others pass is not told again: only a new turn.
