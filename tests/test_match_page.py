@@ -205,7 +205,7 @@ def test_the_card_that_ends_a_hand_shows_how_it_ended_without_reading_the_log_ba
     alice_client, alice
 ):
     match = make_match(alice, auto_finish=False)
-    while True:
+    for _ in range(100):  # a hand takes Alice at most 13 cards, after the pass
         match.refresh_from_db()
         move = next_move(match, 0)
         assert move is not None, "Alice must act whenever the bots wait"
@@ -215,6 +215,8 @@ def test_the_card_that_ends_a_hand_shows_how_it_ended_without_reading_the_log_ba
         match.refresh_from_db()
         if match.hand_no == 2:
             break
+    else:
+        raise AssertionError("hand 1 never ended")
     last = last_trick_of_hand(match, 1)
     box = last_trick_box(response.text)
     assert "<h3>Last trick of hand 1 " in box and "(trick 13)" in box
