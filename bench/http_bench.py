@@ -11,8 +11,9 @@ signed-in request (the table's poll for news, answered 204): the floor of a sign
     python bench/http_bench.py --profile sqlite --matches 20 --target 50
     python bench/http_bench.py --stages             # also where the server's time goes
 
-Prints moves per second, p50/p99 of the play request, of the trivial view and of the
-signed-in poll, the play request's ratio to each, and every error. With `--stages`, the server
+Prints moves per second, p50/p99 of the play request (and the p50 of the plays that ended a
+hand, a rarer and dearer request), of the trivial view and of the signed-in poll, the play
+request's ratio to each, and every error. With `--stages`, the server
 also times each request's stages inside it (`server_stages.py`) and the run prints their
 medians. The PostgreSQL profile needs a server at 127.0.0.1:5432 (user postgres) and uses Redis
 at 127.0.0.1:6379 for the channel layer and cache, as the scaled-out site does.
@@ -47,6 +48,7 @@ VERSION_RE = re.compile(r'name="version" value="(\d+)"')
 PASS_RE = re.compile(r'name="cards" value="([2-9TJQKA][CDHS])"')
 PLAY_RE = re.compile(r'<button type="submit" name="card" value="([2-9TJQKA][CDHS])"([^>]*)>')
 MOON_RE = re.compile(r'name="option" value="(subtract|add)"')
+SCORES_REGION = 'id="scores"'
 
 
 @dataclass
@@ -54,6 +56,7 @@ class Figures:
     """What one profile's run measured."""
 
     play_ms: list[float] = field(default_factory=list)
+    hand_end_ms: list[float] = field(default_factory=list)  # plays that ended a hand too
     other_ms: list[float] = field(default_factory=list)
     trivial_ms: list[float] = field(default_factory=list)
     signed_in_ms: list[float] = field(default_factory=list)
@@ -163,6 +166,9 @@ def play_match(
             continue
         with figures.lock:
             (figures.play_ms if bucket == "play" else figures.other_ms).append(elapsed)
+            # Only a changed score sheet (a hand or the match ended) comes with its region.
+            if bucket == "play" and SCORES_REGION in page:
+                figures.hand_end_ms.append(elapsed)
     with figures.lock:
         figures.finished += 1
 
@@ -352,6 +358,11 @@ def report(
         f"play request          p50 {play50:.1f} ms   p99 {play99:.1f} ms   "
         f"n={len(figures.play_ms)}"
     )
+    if figures.hand_end_ms:
+        print(
+            f"  of which ending a hand  p50 {percentile(figures.hand_end_ms, 0.5):.1f} ms   "
+            f"n={len(figures.hand_end_ms)}"
+        )
     print(f"pass/moon request     p50 {statistics.median(figures.other_ms):.1f} ms")
     print(
         f"trivial view /healthz p50 {triv50:.1f} ms   p99 {triv99:.1f} ms   "
