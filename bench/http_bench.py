@@ -13,10 +13,10 @@ signed-in request (the table's poll for news, answered 204): the floor of a sign
 
 Prints moves per second, p50/p99 of the play request (and the p50 of the plays that ended a
 hand, a rarer and dearer request), of the trivial view and of the signed-in poll, the play
-request's ratio to each, and every error. With `--stages`, the server
-also times each request's stages inside it (`server_stages.py`) and the run prints their
-medians. The PostgreSQL profile needs a server at 127.0.0.1:5432 (user postgres) and uses Redis
-at 127.0.0.1:6379 for the channel layer and cache, as the scaled-out site does.
+request's ratio to each, and every error. With `--stages`, the server also times each
+request's stages inside it (`server_stages.py`) and the run prints their medians.
+The PostgreSQL profile needs a server at 127.0.0.1:5432 (user postgres) and uses Redis at
+127.0.0.1:6379 for the channel layer and cache, as the scaled-out site does.
 """
 
 from __future__ import annotations

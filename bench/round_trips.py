@@ -23,6 +23,7 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 
 from benchlib import percentile  # beside this script
 
@@ -40,22 +41,34 @@ def timed(call: Callable[[], object]) -> float:
     return (time.perf_counter() - began) * 1000
 
 
+def after_idle(call: Callable[[], object], seconds: float) -> float:
+    """Time one round trip made after the machine sat idle for `seconds`."""
+    time.sleep(seconds)
+    return timed(call)
+
+
+def second_after_computing(call: Callable[[], object], milliseconds: float) -> float:
+    """Time the second of two round trips, with some computing between them."""
+    time.sleep(0.01)
+    call()
+    spin(milliseconds / 1000)
+    return timed(call)
+
+
 def measure(name: str, call: Callable[[], object], samples: int) -> None:
     """Print the round trip's cost in each pattern."""
     patterns: list[tuple[str, Callable[[], float]]] = [
-        ("back to back", lambda: timed(call)),
-        ("after 10 ms idle", lambda: (time.sleep(0.01), timed(call))[1]),
-        ("after 100 ms idle", lambda: (time.sleep(0.1), timed(call))[1]),
+        ("back to back", partial(timed, call)),
+        ("after 10 ms idle", partial(after_idle, call, 0.01)),
+        ("after 100 ms idle", partial(after_idle, call, 0.1)),
+        *(
+            (
+                f"second, {ms:g} ms of computing after the first",
+                partial(second_after_computing, call, ms),
+            )
+            for ms in (0.0, 0.5, 2.0)
+        ),
     ]
-    for computing in (0.0, 0.5, 2.0):
-
-        def second(computing: float = computing) -> float:
-            time.sleep(0.01)
-            call()
-            spin(computing / 1000)
-            return timed(call)
-
-        patterns.append((f"second, {computing:g} ms of computing after the first", second))
     print(f"\n{name}: one round trip, median / p90 ms over {samples}")
     for label, pattern in patterns:
         values = [pattern() for _ in range(samples)]

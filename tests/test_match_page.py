@@ -14,6 +14,9 @@ from games.models import Action, Hand, MatchStatus
 from games.presenters.table import announcement
 from tests.factories import HTMX, make_match, next_move, play_to_the_end, state_of
 
+# Alice's matches against bots: the names of the four seats.
+SEAT_NAMES = {0: "Alice", 1: "Basil", 2: "Cleo", 3: "Dmitri"}
+
 
 def client_for(user) -> Client:
     client = Client()
@@ -154,8 +157,7 @@ def test_the_current_trick_grows_and_the_last_trick_names_its_winner(alice_clien
     assert cards_in(trick) == [str(p.card) for p in view.trick]
     last = view.tricks[-1]
     side = html.split('class="last-trick"')[1].split("</div>")[0]
-    names = {0: "You", 1: "Basil", 2: "Cleo", 3: "Dmitri"}
-    assert f"{names[last.winner]} won it" in side
+    assert f"{({**SEAT_NAMES, 0: 'You'})[last.winner]} won it" in side
     assert cards_in(side) == [str(p.card) for p in last.plays]
     assert "<dt>Hearts</dt>" in html
 
@@ -187,17 +189,16 @@ def test_a_new_hand_shows_how_the_previous_hand_ended(make_user, alice_client, a
     match = until_hand(alice_client, make_match(alice), 2)
     assert not state_of(match).tricks
     last = last_trick_of_hand(match, 1)
-    names = {0: "Alice", 1: "Basil", 2: "Cleo", 3: "Dmitri"}
     spectator = client_for(make_user("carol", "Carol"))
     for client, me in ((alice_client, "You"), (spectator, "Alice")):
         box = last_trick_box(client.get(match.get_absolute_url()).text)
         assert "<h3>Last trick of hand 1 " in box and "(trick 13)" in box
         assert cards_in(box) == [str(p.card) for p in last.plays]
-        assert f"{({**names, 0: me})[last.winner]} won it" in box
+        assert f"{({**SEAT_NAMES, 0: me})[last.winner]} won it" in box
         if last.points:
             assert f"taking {last.points} point" in box
         for play in last.plays:
-            player = me if play.seat == 0 else names[play.seat]
+            player = me if play.seat == 0 else SEAT_NAMES[play.seat]
             assert f'<span class="trick-player">{player}</span>' in box
 
 
@@ -221,7 +222,7 @@ def test_the_card_that_ends_a_hand_shows_how_it_ended_without_reading_the_log_ba
     box = last_trick_box(response.text)
     assert "<h3>Last trick of hand 1 " in box and "(trick 13)" in box
     assert cards_in(box) == [str(p.card) for p in last.plays]
-    assert f"{({0: 'You', 1: 'Basil', 2: 'Cleo', 3: 'Dmitri'})[last.winner]} won it" in box
+    assert f"{({**SEAT_NAMES, 0: 'You'})[last.winner]} won it" in box
     # The move that closed the hand handed its last trick on: the log is only written to.
     reading_the_log = [
         q["sql"] for q in queries if '"games_action"' in q["sql"] and "INSERT" not in q["sql"]

@@ -65,10 +65,10 @@ def _previous_hand_last_trick(
     led = plays[0][1].suit
     # R3.4: the highest card of the suit led takes the trick.
     winner = max((play for play in plays if play[1].suit == led), key=lambda play: play[1])[0]
-    return {
-        "hand": view.hand_no - 1,
-        "number": view.rules.tricks_per_hand,
-        "plays": [Play(by_pos[seat], card) for seat, card in plays],
-        "winner": by_pos[winner],
-        "points": sum(card.points for _, card in plays),
-    }
+    trick = engine.TrickView(
+        leader=leader,
+        plays=tuple(engine.PlayedCard(seat, card) for seat, card in plays),
+        winner=winner,
+        points=sum(card.points for _, card in plays),
+    )
+    return _shown(trick, by_pos, hand=view.hand_no - 1, number=view.rules.tricks_per_hand)
