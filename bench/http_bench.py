@@ -10,19 +10,24 @@ signed-in request (the table's poll for news, answered 204): the floor of a sign
     python bench/http_bench.py                      # both profiles, 50 matches each
     python bench/http_bench.py --profile sqlite --matches 20 --target 50
     python bench/http_bench.py --stages             # also where the server's time goes
+    python bench/http_bench.py --profile postgres --servers 1   # one daphne process only
 
 Prints moves per second, p50/p99 of the play request (and the p50 of the plays that ended a
 hand, a rarer and dearer request), of the trivial view and of the signed-in poll, the play
 request's ratio to each, and every error. With `--stages`, the server also times each
 request's stages inside it (`server_stages.py`) and the run prints their medians.
 The PostgreSQL profile needs a server at 127.0.0.1:5432 (user postgres) and uses Redis at
-127.0.0.1:6379 for the channel layer and cache, as the scaled-out site does.
+127.0.0.1:6379 for the channel layer and cache, as the scaled-out site does; like it, it runs
+several daphne processes (one per core unless `--servers` says otherwise), each player keeping
+to one of them as behind a proxy, and the probes taking turns between them. The SQLite profile
+is one process: its channel layer lives in that process's memory.
 """
 
 from __future__ import annotations
 
 import argparse
 import http.client
+import itertools
 import os
 import random
 import re
@@ -174,11 +179,16 @@ def play_match(
 
 
 def time_requests(
-    browser: Browser, path: str, expected: int, samples: list[float], pause: float,
+    browsers: list[Browser], path: str, expected: int, samples: list[float], pause: float,
     figures: Figures, stop: threading.Event, htmx: bool = False,
 ) -> None:  # fmt: skip
-    """GET `path` until `stop` is set, noting each answer's time in `samples`."""
+    """GET `path` until `stop` is set, noting each answer's time in `samples`.
+
+    With several servers, one browser each, the requests take turns between them.
+    """
+    turns = itertools.cycle(browsers)
     while not stop.is_set():
+        browser = next(turns)
         began = time.perf_counter()
         status, _, _ = browser.request("GET", path, htmx=htmx)
         elapsed = (time.perf_counter() - began) * 1000
@@ -189,12 +199,15 @@ def time_requests(
         time.sleep(pause)
 
 
-def probe_trivial(port: int, figures: Figures, stop: threading.Event) -> None:
-    """Time /healthz through the same server while the players play."""
-    time_requests(Browser(port), "/healthz", 200, figures.trivial_ms, 0.02, figures, stop)
+def probe_trivial(ports: list[int], figures: Figures, stop: threading.Event) -> None:
+    """Time /healthz through the same servers while the players play."""
+    browsers = [Browser(port) for port in ports]
+    time_requests(browsers, "/healthz", 200, figures.trivial_ms, 0.02, figures, stop)
 
 
-def probe_signed_in(browser: Browser, figures: Figures, stop: threading.Event) -> None:
+def probe_signed_in(
+    browser: Browser, ports: list[int], figures: Figures, stop: threading.Event
+) -> None:
     """Time the table's own "anything new?" poll: signed in, one match read, answered 204.
 
     The probe's player opened a match and never moves in it, so its version stays put. This
@@ -213,7 +226,12 @@ def probe_signed_in(browser: Browser, figures: Figures, stop: threading.Event) -
         figures.error("the signed-in probe's match shows no version")
         return
     poll = f"{path}?since={version.group(1)}"
-    time_requests(browser, poll, 204, figures.signed_in_ms, 0.1, figures, stop, htmx=True)
+    browsers = [browser]
+    for port in ports[1:]:  # the same session, kept in the shared cache, on the other servers
+        other = Browser(port)
+        other.cookies = dict(browser.cookies)
+        browsers.append(other)
+    time_requests(browsers, poll, 204, figures.signed_in_ms, 0.1, figures, stop, htmx=True)
 
 
 def manage(env: dict[str, str], *args: str) -> None:
@@ -248,6 +266,59 @@ class Options:
     database: str
     redis_url: str
     stages: bool = False
+    servers: int | None = None  # daphne processes for the PostgreSQL profile; None: one a core
+
+
+@dataclass
+class Server:
+    """One daphne process of a run, and the file its log goes to."""
+
+    port: int
+    process: subprocess.Popen
+    log: Path
+
+
+def start_servers(
+    count: int, application: str, env: dict[str, str], workdir: Path, profile: str
+) -> list[Server]:
+    """Start `count` daphne processes on ports of their own; return once all of them answer."""
+    ports: list[int] = []
+    while len(ports) < count:
+        if (port := free_port()) not in ports:
+            ports.append(port)
+    servers = []
+    for number, port in enumerate(ports):
+        server_env = dict(env)
+        if "HEARTS_BENCH_STAGES" in env:
+            server_env["HEARTS_BENCH_STAGES"] = f"{env['HEARTS_BENCH_STAGES']}.{number}"
+        # The server's log goes to a file: a pipe nobody reads until the end would fill up
+        # and stop the server mid-run if it logged much.
+        log = workdir / f"{profile}-server-{number}.log"
+        with log.open("wb") as log_file:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), application],
+                cwd=ROOT, env=server_env, stdout=subprocess.DEVNULL, stderr=log_file,
+            )  # fmt: skip
+        servers.append(Server(port, process, log))
+    deadline = time.monotonic() + 30
+    for server in servers:
+        while True:
+            try:
+                Browser(server.port).request("GET", "/healthz")
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    stop_servers(servers)
+                    raise
+                time.sleep(0.2)
+    return servers
+
+
+def stop_servers(servers: list[Server]) -> None:
+    for server in servers:
+        server.process.terminate()
+    for server in servers:
+        server.process.wait(timeout=20)
 
 
 def run_profile(profile: str, options: Options, workdir: Path) -> Figures:
@@ -255,9 +326,11 @@ def run_profile(profile: str, options: Options, workdir: Path) -> Figures:
     env = production_env(os.environ)
     if profile == "sqlite":
         env["DATABASE_URL"] = f"sqlite:///{workdir / 'bench.sqlite3'}"
+        count = 1  # the in-memory channel layer reaches only its own process
     else:
         env["DATABASE_URL"] = reset_postgres(options.database)
         env["REDIS_URL"] = options.redis_url
+        count = options.servers or os.cpu_count() or 1
     application = "hearts_site.asgi:application"
     stages = workdir / f"{profile}-stages.json"
     if options.stages:
@@ -269,34 +342,19 @@ def run_profile(profile: str, options: Options, workdir: Path) -> Figures:
     manage(env, "collectstatic", "--noinput", "-v0")
     matches, target, think = options.matches, options.target, options.think
     names = create_players(env, matches + 1)  # the last one is the signed-in probe
-    port = free_port()
-    # The server's log goes to a file: a pipe nobody reads until the end would fill up and
-    # stop the server mid-run if it logged much.
-    log = workdir / f"{profile}-server.log"
-    log_file = log.open("wb")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), application],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log_file,
-    )  # fmt: skip
+    servers = start_servers(count, application, env, workdir, profile)
+    ports = [server.port for server in servers]
     figures = Figures()
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                Browser(port).request("GET", "/healthz")
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.2)
         idle = Figures()
         stop_idle = threading.Event()
         threading.Timer(3.0, stop_idle.set).start()
-        probe_trivial(port, idle, stop_idle)
+        probe_trivial(ports, idle, stop_idle)
         figures.idle_trivial_ms = idle.trivial_ms
         browsers = []
-        for name in names:
-            browser = Browser(port)
+        for number, name in enumerate(names):
+            # Each player keeps to one server, as a browser's connection through a proxy does.
+            browser = Browser(ports[number % len(ports)])
             browser.login(name)
             browsers.append(browser)
         signed_in = browsers.pop()
@@ -307,8 +365,8 @@ def run_profile(profile: str, options: Options, workdir: Path) -> Figures:
         ]
         stop = threading.Event()
         probes = [
-            threading.Thread(target=probe_trivial, args=(port, figures, stop)),
-            threading.Thread(target=probe_signed_in, args=(signed_in, figures, stop)),
+            threading.Thread(target=probe_trivial, args=(ports, figures, stop)),
+            threading.Thread(target=probe_signed_in, args=(signed_in, ports, figures, stop)),
         ]
         for thread in players:
             thread.start()
@@ -323,23 +381,22 @@ def run_profile(profile: str, options: Options, workdir: Path) -> Figures:
         for probe in probes:
             probe.join()
     finally:
-        server.terminate()
-        server.wait(timeout=20)
-        log_file.close()
-    stderr = log.read_bytes()
-    if b"Traceback" in stderr:
+        stop_servers(servers)
+    logged = b"".join(server.log.read_bytes() for server in servers)
+    if b"Traceback" in logged:
         kept = Path(tempfile.gettempdir()) / f"hearts-bench-{profile}-server.log"
-        kept.write_bytes(stderr)  # the work folder is deleted when the run ends
-        figures.error(f"the server logged {stderr.count(b'Traceback')} traceback(s); see {kept}")
-    report(profile, matches, target, think, wall, figures)
+        kept.write_bytes(logged)  # the work folder is deleted when the run ends
+        figures.error(f"the servers logged {logged.count(b'Traceback')} traceback(s); see {kept}")
+    report(profile, matches, target, think, wall, figures, len(servers))
     if options.stages:
-        report_stages(str(stages))
+        report_stages([f"{stages}.{number}" for number in range(len(servers))])
     return figures
 
 
 def report(
-    profile: str, matches: int, target: int, think: float, wall: float, figures: Figures
-) -> None:
+    profile: str, matches: int, target: int, think: float, wall: float, figures: Figures,
+    servers: int,
+) -> None:  # fmt: skip
     if not figures.play_ms or not figures.trivial_ms or not figures.signed_in_ms:
         print(f"\n== {profile}: nothing to report; errors:")
         for error in figures.errors[:10]:
@@ -350,7 +407,8 @@ def report(
     triv50, triv99 = percentile(figures.trivial_ms, 0.5), percentile(figures.trivial_ms, 0.99)
     print(
         f"\n== {profile}: {matches} matches at once, 1 person + 3 bots each, target {target}, "
-        f"thinking {think:g} s on average between moves"
+        f"thinking {think:g} s on average between moves; "
+        f"{servers} daphne process{'es' if servers > 1 else ''}"
     )
     print(f"matches finished      {figures.finished}/{matches} in {wall:.1f} s")
     print(f"moves by people       {moves} ({moves / wall:.1f} per second)")
@@ -402,10 +460,19 @@ def main() -> int:
     parser.add_argument(
         "--stages", action="store_true", help="time each request's stages inside the server too"
     )
-    args = parser.parse_args()
-    options = Options(
-        args.matches, args.target, args.think, args.database, args.redis_url, args.stages
+    parser.add_argument(
+        "--servers",
+        type=int,
+        default=None,
+        help="daphne processes for the PostgreSQL profile (default: one per core)",
     )
+    args = parser.parse_args()
+    if args.servers is not None and args.servers < 1:
+        parser.error("--servers needs at least one process")
+    options = Options(
+        args.matches, args.target, args.think, args.database, args.redis_url, args.stages,
+        args.servers,
+    )  # fmt: skip
     profiles = ["sqlite", "postgres"] if args.profile == "both" else [args.profile]
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; server and players share them")
     workdir = Path(tempfile.mkdtemp(prefix="hearts-bench-"))

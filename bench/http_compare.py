@@ -11,9 +11,12 @@ difference.
     python bench/http_compare.py ../before --profile sqlite --rounds 5 --target 30
 
 The other checkout needs a `bench/http_bench.py` with the same options (any since this
-script was added). Prints, per round and side, the played card's p50 and p99, `/healthz`'s
-p50, their ratio and the signed-in poll's p50; then each figure's median over the rounds, and
-the median of the rounds' differences (this checkout minus the other).
+script was added). On PostgreSQL both sides run as many daphne processes as `--servers` says
+(one per core by default); against a checkout whose benchmark predates `--servers` (one
+process), this side runs one too, so that both serve alike. Prints, per round and side, the
+played card's p50 and p99, `/healthz`'s p50, their ratio and the signed-in poll's p50; then
+each figure's median over the rounds, and the median of the rounds' differences (this
+checkout minus the other).
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ class Side:
     root: Path
     database: str
     redis_db: int
+    servers: int | None = None  # daphne processes on PostgreSQL; None: the benchmark's default
 
 
 def command(side: Side, options: argparse.Namespace) -> list[str]:
@@ -52,7 +56,7 @@ def command(side: Side, options: argparse.Namespace) -> list[str]:
         "--profile", options.profile, "--matches", str(options.matches // 2),
         "--target", str(options.target), "--think", str(options.think),
         "--database", side.database, "--redis-url", f"redis://127.0.0.1:6379/{side.redis_db}",
-    ]  # fmt: skip
+    ] + (["--servers", str(side.servers)] if side.servers else [])  # fmt: skip
 
 
 def figures_of(output: str) -> dict[str, float]:
@@ -100,14 +104,17 @@ def main() -> int:
     parser.add_argument("--matches", type=int, default=50, help="in all, half on each side")
     parser.add_argument("--target", type=int, default=50)
     parser.add_argument("--think", type=float, default=2.0)
+    parser.add_argument("--servers", type=int, help="daphne processes per side on PostgreSQL")
     options = parser.parse_args()
     other = options.other.resolve()
     if not (other / "bench" / "http_bench.py").is_file():
         parser.error(f"{other} has no bench/http_bench.py")
     sides = [
-        Side("this", HERE, "hearts_compare_this", 4),
-        Side(other.name or "other", other, "hearts_compare_other", 5),
+        Side("this", HERE, "hearts_compare_this", 4, options.servers),
+        Side(other.name or "other", other, "hearts_compare_other", 5, options.servers),
     ]
+    if '"--servers"' not in (other / "bench" / "http_bench.py").read_text():
+        sides[0].servers, sides[1].servers = 1, None  # the other side serves with one process
     print(
         f"{sides[0].root} against {other}: {options.profile}, {options.rounds} rounds of "
         f"{options.matches // 2} matches a side at once, target {options.target} (ms, p50)"

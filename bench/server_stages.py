@@ -3,8 +3,8 @@
 Loaded inside daphne's process (through `stages_asgi.py` beside this file), `install()` wraps
 the functions a request passes through with timers. Each request of a kind the benchmark
 reports (a played card, the signed-in poll, `/healthz`) adds up, in its worker thread, the time
-spent in each; when the server stops, it writes the median of every stage per kind to the JSON
-file named by `HEARTS_BENCH_STAGES`, which `http_bench.py` prints.
+spent in each; when the server stops, it writes every request's stages to the JSON file named
+by `HEARTS_BENCH_STAGES`, and `http_bench.py` prints their medians over all its servers.
 
 The timers cost a few microseconds a request, so a run with `--stages` is not quite a run
 without: compare figures of runs made the same way.
@@ -130,7 +130,7 @@ def _wrap_handler() -> None:
 
 
 def install() -> None:
-    """Wrap the stages; write their medians when the process exits."""
+    """Wrap the stages; write what they timed when the process exits."""
     from importlib import import_module
 
     from django.conf import settings
@@ -163,42 +163,47 @@ def install() -> None:
 
         wrap(CursorWrapper, "execute", answers)
         wrap(CursorWrapper, "executemany", answers)
-    atexit.register(write_medians)
+    atexit.register(write_samples)
 
 
-def medians() -> dict[str, dict[str, float]]:
-    """Return, per kind of request, the median of each stage (0 for requests without it)."""
+def samples() -> dict[str, dict[str, list[float]]]:
+    """Return, per kind of request, each stage's time in every request (0 for one without it)."""
     with _lock:
         result = {}
         for kind, stages in _samples.items():
             count = len(stages[ARRIVAL])
-            result[kind] = {"requests": count}
-            for label, values in stages.items():
-                values = values + [0.0] * (count - len(values))
-                result[kind][label] = statistics.median(values)
+            result[kind] = {
+                label: values + [0.0] * (count - len(values)) for label, values in stages.items()
+            }
         return result
 
 
-def write_medians() -> None:
+def write_samples() -> None:
     path = os.environ.get("HEARTS_BENCH_STAGES")
     if path:
         with open(path, "w") as file:
-            json.dump(medians(), file)
+            json.dump(samples(), file)
 
 
-def report(path: str) -> None:
-    """Print the medians a server wrote to `path`, one column per kind of request."""
-    try:
-        with open(path) as file:
-            found = json.load(file)
-    except (OSError, ValueError) as error:
-        print(f"in-server stages: none written ({error})")
-        return
+def report(paths: list[str]) -> None:
+    """Print the medians of what the servers wrote to `paths`, one column per kind of request."""
+    found: dict[str, dict[str, list[float]]] = {}
+    for path in paths:
+        try:
+            with open(path) as file:
+                written = json.load(file)
+        except (OSError, ValueError) as error:
+            print(f"in-server stages: none written to {path} ({error})")
+            return
+        for kind, stages in written.items():
+            for label, values in stages.items():
+                found.setdefault(kind, {}).setdefault(label, []).extend(values)
     kinds = [kind for kind in KINDS if kind in found]
     print("\nin the server, median ms per request (--stages):")
     print(f"{'stage':52s}" + "".join(f"{kind:>10s}" for kind in kinds))
     for label in STAGES:
-        cells = [found[kind].get(label) for kind in kinds]
-        if any(cell for cell in cells):
-            print(f"{label:52s}" + "".join(f"{cell or 0:10.3f}" for cell in cells))
-    print(f"{'requests timed':52s}" + "".join(f"{found[k]['requests']:10d}" for k in kinds))
+        cells = [statistics.median(found[kind].get(label) or [0.0]) for kind in kinds]
+        if any(cells):
+            print(f"{label:52s}" + "".join(f"{cell:10.3f}" for cell in cells))
+    counts = "".join(f"{len(found[kind][ARRIVAL]):10d}" for kind in kinds)
+    print(f"{'requests timed':52s}" + counts)
