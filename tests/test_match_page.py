@@ -113,6 +113,27 @@ def test_once_everyone_passed_the_player_sees_what_they_passed_and_received(alic
         assert f'data-card="{card}"' in record
 
 
+def test_names_are_shown_as_text_in_the_table_and_the_hand(make_user, alice):
+    """A name is text wherever the table or the hand names a seat: never markup."""
+    name = '<b class="x">Eve & "Co"</b>'
+    eve = make_user("eve", name)
+    match = make_match(alice, people=[eve])
+    clients = {0: client_for(alice), 1: client_for(eve)}
+    while state_of(match).phase == engine.PASSING:  # both pass; the bots pass at once
+        for position, client in clients.items():
+            if move := next_move(match, position):
+                assert client.post(move.url, move.data).status_code == 302
+    escaped = "&lt;b class=&quot;x&quot;&gt;Eve &amp; &quot;Co&quot;&lt;/b&gt;"
+    for viewer in (alice, eve, make_user("watcher")):
+        page = client_for(viewer).get(match.get_absolute_url()).text
+        regions = region(page, "table") + hand_region(page)
+        assert '<b class="x">' not in regions and 'class="x"' not in regions
+        assert escaped in region(page, "table")
+    # Alice passed to Eve (the first hand passes left): her hand's record names Eve, escaped.
+    record = hand_region(client_for(alice).get(match.get_absolute_url()).text)
+    assert f"to {escaped}" in record.split('class="pass-record"')[1]
+
+
 def test_legal_cards_are_buttons_and_illegal_ones_are_disabled_with_the_reason(alice_client, alice):
     for seed in range(1, 80):
         match = until_playing(alice_client, make_match(alice, seed=seed))
