@@ -61,7 +61,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    "hearts_site.sessions.SessionMiddleware",  # reads the session ahead (see the module)
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -155,7 +155,7 @@ else:
 # --- Accounts --------------------------------------------------------------------------------
 # Sessions are read from the cache (the database keeps them too): every signed-in request reads
 # its session, and a cache hit costs less than a query.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_ENGINE = "hearts_site.sessions"  # cached_db, read ahead by its middleware
 # Django's model backend, with the signed-in user read in plain SQL (games/accounts/backends.py).
 AUTHENTICATION_BACKENDS = ["games.accounts.backends.ModelBackend"]
 AUTH_PASSWORD_VALIDATORS = [

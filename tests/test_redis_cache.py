@@ -5,7 +5,7 @@ import threading
 import pytest
 
 from hearts_site.redis_cache import RedisCache
-from tests.servers import require_redis
+from tests.servers import free_port, require_redis
 
 # A Redis database of its own, flushed by these tests only.
 LOCATION = "redis://127.0.0.1:6379/4"
@@ -47,3 +47,30 @@ def test_every_call_and_every_thread_share_one_client(cache):
     assert all(client is first for client in seen)
     assert cache._cache.get_client() is first  # one server: reads and writes share its pool
     assert cache.get("k") == "v"
+
+
+def test_a_value_asked_for_ahead_is_read_when_wanted(cache):
+    cache.set("session", {"_auth_user_id": "7"}, 30)
+    pending, missing = cache.get_later("session"), cache.get_later("missing")
+    assert pending.result() == {"_auth_user_id": "7"}
+    assert missing.result() is None
+    with pytest.raises(RuntimeError):
+        pending.result()  # an answer is read once
+    assert cache.get("session") == {"_auth_user_id": "7"}
+
+
+def test_an_answer_nobody_reads_is_dropped_and_the_next_command_gets_its_own(cache):
+    cache.set("a", "first", 30)
+    cache.set("b", "second", 30)
+    cache.get_later("a").discard()
+    # The pool hands out the connection given back last: it must not still hold "first".
+    assert cache.get("b") == "second"
+    pending = cache.get_later("b")
+    pending.discard()
+    pending.discard()  # twice is harmless
+    assert cache.get("a") == "first"
+
+
+def test_without_redis_nothing_is_asked_ahead(cache):
+    unreachable = RedisCache(f"redis://127.0.0.1:{free_port()}/4", {})
+    assert unreachable.get_later("session") is None
