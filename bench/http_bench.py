@@ -276,12 +276,17 @@ class Server:
     port: int
     process: subprocess.Popen
     log: Path
+    stages: Path | None  # where it writes its requests' stages, with --stages
 
 
 def start_servers(
-    count: int, application: str, env: dict[str, str], workdir: Path, profile: str
-) -> list[Server]:
-    """Start `count` daphne processes on ports of their own; return once all of them answer."""
+    count: int, application: str, env: dict[str, str], workdir: Path, profile: str,
+    stages: bool,
+) -> list[Server]:  # fmt: skip
+    """Start `count` daphne processes on ports of their own; return once all of them answer.
+
+    With `stages`, each writes the stages of its requests to a file of its own.
+    """
     ports: list[int] = []
     while len(ports) < count:
         if (port := free_port()) not in ports:
@@ -289,8 +294,9 @@ def start_servers(
     servers = []
     for number, port in enumerate(ports):
         server_env = dict(env)
-        if "HEARTS_BENCH_STAGES" in env:
-            server_env["HEARTS_BENCH_STAGES"] = f"{env['HEARTS_BENCH_STAGES']}.{number}"
+        stages_file = workdir / f"{profile}-stages-{number}.json" if stages else None
+        if stages_file:
+            server_env["HEARTS_BENCH_STAGES"] = str(stages_file)
         # The server's log goes to a file: a pipe nobody reads until the end would fill up
         # and stop the server mid-run if it logged much.
         log = workdir / f"{profile}-server-{number}.log"
@@ -299,7 +305,7 @@ def start_servers(
                 [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), application],
                 cwd=ROOT, env=server_env, stdout=subprocess.DEVNULL, stderr=log_file,
             )  # fmt: skip
-        servers.append(Server(port, process, log))
+        servers.append(Server(port, process, log, stages_file))
     deadline = time.monotonic() + 30
     for server in servers:
         while True:
@@ -332,17 +338,15 @@ def run_profile(profile: str, options: Options, workdir: Path) -> Figures:
         env["REDIS_URL"] = options.redis_url
         count = options.servers or os.cpu_count() or 1
     application = "hearts_site.asgi:application"
-    stages = workdir / f"{profile}-stages.json"
     if options.stages:
         # The same site, with its requests' stages timed (server_stages.py, beside this file).
         application = "stages_asgi:application"
-        env["HEARTS_BENCH_STAGES"] = str(stages)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(BENCH), env.get("PYTHONPATH")]))
     manage(env, "migrate", "-v0")
     manage(env, "collectstatic", "--noinput", "-v0")
     matches, target, think = options.matches, options.target, options.think
     names = create_players(env, matches + 1)  # the last one is the signed-in probe
-    servers = start_servers(count, application, env, workdir, profile)
+    servers = start_servers(count, application, env, workdir, profile, options.stages)
     ports = [server.port for server in servers]
     figures = Figures()
     try:
@@ -389,7 +393,7 @@ def run_profile(profile: str, options: Options, workdir: Path) -> Figures:
         figures.error(f"the servers logged {logged.count(b'Traceback')} traceback(s); see {kept}")
     report(profile, matches, target, think, wall, figures, len(servers))
     if options.stages:
-        report_stages([f"{stages}.{number}" for number in range(len(servers))])
+        report_stages([str(server.stages) for server in servers])
     return figures
 
 

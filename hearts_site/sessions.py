@@ -63,6 +63,6 @@ class SessionMiddleware(DjangoSessionMiddleware):
         try:
             return super().process_response(request, response)
         finally:
-            drop = getattr(getattr(request, "session", None), "drop_read_ahead", None)
+            drop = getattr(request.session, "drop_read_ahead", None)
             if drop is not None:
                 drop()

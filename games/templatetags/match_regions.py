@@ -13,6 +13,7 @@ from __future__ import annotations
 from html import escape
 
 from django import template
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
@@ -32,8 +33,9 @@ from .hearts import (
 register = template.Library()
 
 
-def _plural(count: int) -> str:
-    return "" if count == 1 else "s"
+def _name(place) -> str:
+    """Return a seat's name as text, or nothing for no seat (as the template said it)."""
+    return escape(place.name) if place else ""
 
 
 def _class(css: str) -> str:
@@ -86,7 +88,7 @@ def _felt_message(context) -> str:
     if phase == "playing":
         if actor and actor.is_you:
             return "Your lead"
-        return f"{escape(actor.name) if actor else ''} to lead"
+        return f"{_name(actor)} to lead"
     if phase == "moon":
         return "Moon shot!"
     return "Match over" if context["result"] else ""
@@ -113,7 +115,7 @@ def _facts(context) -> str:
         else:
             facts.append(("Hearts", "", "not broken yet"))
     if hands := match.fixed_hands:
-        facts.append(("Length", "", f"{hands} hand{_plural(hands)}"))
+        facts.append(("Length", "", f"{hands} hand{pluralize(hands)}"))
     else:
         facts.append(("Target", "", f"{match.target} points"))
     items = "".join(
@@ -149,7 +151,7 @@ def _last_trick(trick) -> str:
         return ""
     of_hand = f" of hand {trick['hand']}" if trick["hand"] else ""
     points = trick["points"]
-    taking = f", taking {points} point{_plural(points)}" if points else ""
+    taking = f", taking {points} point{pluralize(points)}" if points else ""
     return (
         f'<div class="last-trick"><h3>Last trick{of_hand} '
         f'<span class="aside">(trick {trick["number"]})</span></h3>'
@@ -165,7 +167,7 @@ def _last_hand(summary) -> str:
     moon = '<span class="moon-mark"><span aria-hidden="true">☾</span> shot the moon</span>'
     rows = "".join(
         f'<li><span class="summary-name">{escape(place.who)}</span> '
-        f'<span class="summary-points">{escape(signed(line.score))}</span>'
+        f'<span class="summary-points">{signed(line.score)}</span>'
         f"{' ' + moon if line.shot_moon else ''}</li>"
         for place, line in summary["rows"]
     )
@@ -183,7 +185,7 @@ def play_form(context) -> SafeString:
     if view.my_turn:
         note = "<strong>Your turn:</strong> choose a card to play."
     else:
-        note = f"Waiting for {escape(actor.name) if actor else ''} to play."
+        note = f"Waiting for {_name(actor)} to play."
     url = reverse("play_card", args=[context["match"].pk])
     reasons = ""
     if context["reasons"]:
