@@ -98,10 +98,13 @@ def select(
     *,
     lock: Columns | None = None,
     once: Sequence[Columns] = (),
+    extra: Sequence[str] = (),
 ) -> list[tuple]:
     """Run `SELECT <columns> <from_sql>` and return each row as one instance per `Columns`.
 
     A group whose primary key is NULL (a LEFT JOIN that matched nothing) comes back as None.
+    Expressions in `extra` are selected after the columns; their values, as the database
+    gives them, come last on each row, as one tuple.
 
     `lock` names the group whose rows are locked FOR UPDATE where the database has it
     (PostgreSQL); SQLite, whose writers take the whole database at BEGIN IMMEDIATE, needs
@@ -109,7 +112,7 @@ def select(
     it is built once, from the first row, and that instance is given on every row.
     """
     connection = connections[DB]
-    sql = f"SELECT {', '.join(c.sql for c in columns)} {from_sql}"
+    sql = f"SELECT {', '.join([*(c.sql for c in columns), *extra])} {from_sql}"
     if lock is not None and connection.features.has_select_for_update_of:
         sql += f" FOR UPDATE OF {quote(lock.alias)}"
     rows = _fetch_rows(connection, sql, params)
@@ -127,13 +130,18 @@ def select(
         for index, (group, span) in enumerate(spans)
         if rows and group in once
     }
-    return [
+    built = [
         tuple(
             repeated[index] if index in repeated else build(group, row[span])
             for index, (group, span) in enumerate(spans)
         )
         for row in rows
     ]
+    if extra:
+        return [
+            (*instances, tuple(row[start:])) for instances, row in zip(built, rows, strict=True)
+        ]
+    return built
 
 
 def _fetch_rows(connection, sql: str, params: Sequence[Any]) -> list[tuple]:

@@ -22,10 +22,11 @@ def fresh_last_seen_memo():
 
 @pytest.fixture(autouse=True)
 def fresh_engine_states():
-    """Start each test with no kept engine state: match ids come round again between tests."""
-    from games.services import states
+    """Start each test with no kept engine state or table: match ids come round again."""
+    from games.services import kept_tables, states
 
     states.forget()
+    kept_tables.forget()
 
 
 @pytest.fixture

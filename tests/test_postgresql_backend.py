@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import rows
 from games.models import Action, Hand, Match
+from games.services import kept_tables
 from hearts_site.postgresql import base
 from tests.factories import HTMX, make_match, next_move
 
@@ -66,7 +67,8 @@ def twin_of_a_logged_action(match) -> Action:
     )  # fmt: skip
 
 
-def test_a_played_card_is_two_exchanges_and_no_other_statement(alice, exchanges):
+def play_a_card(alice, exchanges, *, kept: bool):
+    """Play a card past the pass, from the kept table or not; return its exchanges and log."""
     client = Client()
     client.force_login(alice)
     match = make_match(alice, seed=17, auto_finish=False, target=500)
@@ -75,23 +77,39 @@ def test_a_played_card_is_two_exchanges_and_no_other_statement(alice, exchanges)
         if "card" in move.data:
             break
         client.post(move.url, move.data, **HTMX)
+    if not kept:
+        kept_tables.forget()  # as in a process that did not make the last move
     exchanges.clear()
     with CaptureQueriesContext(connection) as queries:
         response = client.post(move.url, move.data, **HTMX)
     assert response.status_code == 200
-    read, write = [e for e in exchanges if any("games_match" in sql for sql in e)]
+    match.refresh_from_db()
+    assert Action.objects.filter(match=match, kind="play").exists()
+    # Django's log holds what it logs with its own backend: the BEGIN (Django logs it when
+    # the transaction is asked for), then each statement once.
+    statements = [q["sql"].split()[0] for q in queries.captured_queries]
+    return [e for e in exchanges if any("games_match" in sql for sql in e)], statements
+
+
+def test_a_played_card_is_two_exchanges_and_no_other_statement(alice, exchanges):
+    (read, write), statements = play_a_card(alice, exchanges, kept=False)
     assert read[0] == "BEGIN" and read[1].startswith("SELECT") and len(read) == 2
     assert 'FOR UPDATE OF "m"' in read[1]
     assert write[-1] == "COMMIT" and len(write) == 2
-    # Django's log holds what it logs with its own backend: the BEGIN (Django logs it when
-    # the transaction is asked for), the read, the write and the COMMIT, once each.
-    statements = [q["sql"].split()[0] for q in queries.captured_queries]
     assert statements in (
         ["BEGIN", "SELECT", "UPDATE", "COMMIT"],
         ["BEGIN", "SELECT", "WITH", "COMMIT"],
     )
-    match.refresh_from_db()
-    assert Action.objects.filter(match=match, kind="play").exists()
+
+
+def test_a_card_played_on_the_kept_table_is_one_exchange(alice, exchanges):
+    (only,), statements = play_a_card(alice, exchanges, kept=True)
+    assert only[0] == "BEGIN" and only[1].startswith("SELECT games_expect_table")
+    assert only[-1] == "COMMIT" and len(only) == 4
+    assert statements in (
+        ["BEGIN", "SELECT", "UPDATE", "COMMIT"],
+        ["BEGIN", "SELECT", "WITH", "COMMIT"],
+    )
 
 
 def test_a_write_in_a_transaction_is_held_for_the_commit_and_then_committed(alice, exchanges):

@@ -101,7 +101,7 @@ def test_the_seats_come_with_their_names_and_need_no_further_query(make_user):
     nameless = make_user("bob")
     Profile.objects.filter(user=nameless).delete()
     match = make_match(alice, people=[nameless])
-    _, seats, _ = table_rows.lock_table(match.pk)
+    _, seats, _, _ = table_rows.lock_table(match.pk)
     with CaptureQueriesContext(connection) as queries:
         names = [seat.name for seat in seats]
         matches = {seat.match.pk for seat in seats}
@@ -113,7 +113,7 @@ def test_the_seats_come_with_their_names_and_need_no_further_query(make_user):
 
 def test_the_locked_match_and_its_hand_are_the_rows_the_orm_reads(alice):
     match = make_match(alice)
-    locked, _, hand = table_rows.lock_table(match.pk)
+    locked, _, hand, _ = table_rows.lock_table(match.pk)
     assert field_values(locked) == field_values(Match.objects.get(pk=match.pk))
     expected = Hand.objects.get(match=match, number=locked.hand_no)
     assert (hand.pk, hand.number, hand.next_seq, hand.finished_at) == (
@@ -157,7 +157,7 @@ def test_writes_sent_together_all_take_effect(alice):
 def test_the_match_its_seats_and_its_hand_come_in_one_query(alice):
     match = make_match(alice)
     with CaptureQueriesContext(connection) as queries:
-        locked, seats, hand = table_rows.lock_table(match.pk)
+        locked, seats, hand, _ = table_rows.lock_table(match.pk)
     assert len(queries) == 1
     if connection.vendor == "postgresql":
         assert queries[0]["sql"].endswith('FOR UPDATE OF "m"')
@@ -168,7 +168,7 @@ def test_the_match_its_seats_and_its_hand_come_in_one_query(alice):
 
 def test_a_match_not_started_has_seats_and_no_hand(alice):
     match = make_match(alice, start=False)
-    locked, seats, hand = table_rows.lock_table(match.pk)
+    locked, seats, hand, _ = table_rows.lock_table(match.pk)
     assert locked.hand_no == 0
     assert hand is None and len(seats) == 4
 
@@ -176,6 +176,6 @@ def test_a_match_not_started_has_seats_and_no_hand(alice):
 def test_a_match_without_seats_is_read_with_none(alice):
     match = make_match(alice, start=False)
     Seat.objects.filter(match=match).delete()
-    locked, seats, hand = table_rows.lock_table(match.pk)
+    locked, seats, hand, _ = table_rows.lock_table(match.pk)
     assert locked.pk == match.pk
     assert seats == [] and hand is None

@@ -5,7 +5,9 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 
+from django.contrib import auth
 from django.contrib.auth import backends, get_user_model
+from django.utils.crypto import constant_time_compare
 
 from games import rows
 
@@ -64,3 +66,43 @@ class ModelBackend(backends.ModelBackend):
         if user is None:
             user = rows.by_pk(user_columns(), user_id)
         return user if user is not None and self.user_can_authenticate(user) else None
+
+
+# What the session of the move being made says, while its view runs (`session_claim`):
+# the user's id as stored, the hash of their password it was signed in with, the backend.
+_claim: ContextVar[tuple | None] = ContextVar("move_session_claim", default=None)
+
+
+@contextmanager
+def session_claim(session) -> Iterator[None]:
+    """Within this block, `session_accepts` checks users against this session."""
+    claim = (
+        session.get(auth.SESSION_KEY),
+        session.get(auth.HASH_SESSION_KEY),
+        session.get(auth.BACKEND_SESSION_KEY),
+    )
+    token = _claim.set(claim)
+    try:
+        yield
+    finally:
+        _claim.reset(token)
+
+
+def session_accepts(users: Iterable) -> bool:
+    """Say whether the session's user is among these, and Django's check would pass on them.
+
+    For users copied from an earlier transaction (`games.services.kept_tables`), before
+    they are offered (`offer_users`). Django checks the session against the user it finds,
+    and on failure flushes it, signing the person out. A copy may be out of date (a
+    password changed since): it must never be the one that fails. So it stands for the user
+    only when the check passes on it; the move's transaction then checks that the rows are
+    still the ones copied.
+    """
+    claim = _claim.get()
+    if claim is None or claim[2] != PATH or not claim[1]:
+        return False
+    user_id, session_hash, _ = claim
+    found = next((user for user in users if str(user.pk) == str(user_id)), None)
+    if found is None or not ModelBackend().user_can_authenticate(found):
+        return False
+    return constant_time_compare(session_hash, found.get_session_auth_hash())

@@ -3,17 +3,43 @@
 from django.db import transaction
 
 from games import engine
-from games.accounts.backends import users_read_with_table
+from games.accounts.backends import offer_users, session_accepts, users_read_with_table
 from games.models import Action, Match, MatchStatus, Seat, Table
-from games.services.errors import BadInput
+from games.services import kept_tables
+from games.services.errors import ActionRefused, BadInput
 from games.services.table import LockedTable
 
 
 def _move(user, match_id: int, seen_version: int, decision_for) -> Match:
-    """Run one player's decision: lock, check seat and version, apply, let bots answer, save."""
+    """Run one player's decision: lock, check seat and version, apply, let bots answer, save.
+
+    On PostgreSQL the table usually comes from the copy its last move kept, checked in the
+    move's last exchange (see `kept_tables`). Anything refused on a copy is a `Retry`: the
+    move is made again from the rows themselves, which alone may refuse it.
+    """
+    kept = kept_tables.take(match_id, seen_version)
+    if kept is None:
+        return _decide(user, seen_version, decision_for, lambda: LockedTable.lock(match_id))
+    # The copy's users stand for the session's user only if its check passes on them. Else the
+    # user is found from the rows, as the rest of the move is: nothing has asked for it yet.
+    if not session_accepts(kept.users):
+        return _decide(user, seen_version, decision_for, lambda: LockedTable.lock(match_id))
+
+    def from_kept() -> LockedTable:
+        offer_users(kept.users)
+        return LockedTable.from_kept(kept)
+
+    try:
+        return _decide(user, seen_version, decision_for, from_kept)
+    except ActionRefused:
+        kept_tables.forget(match_id)
+        raise kept_tables.Retry from None
+
+
+def _decide(user, seen_version: int, decision_for, table_for) -> Match:
     # The user is read with the table: `user` may be the request's, not read yet.
     with transaction.atomic(), users_read_with_table():
-        table = LockedTable.lock(match_id)
+        table = table_for()
         seat = table.require_seat(user)
         table.require_in_play()
         decision = decision_for(seat.position)

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games import engine, rows
 from games.models import Action, Hand, Match, MatchStatus, ScoreLine, Seat
-from games.services import states, table_rows
+from games.services import kept_tables, states, table_rows
 from games.services.errors import (
     Conflict,
     NotAllowed,
@@ -49,13 +49,25 @@ def decision_value(decision: dict) -> tuple[str, str]:
 class LockedTable:
     """A match row locked for update, with what one change needs to read and write."""
 
-    def __init__(self, match: Match, seats: list[Seat], hand: Hand | None) -> None:
+    def __init__(
+        self,
+        match: Match,
+        seats: list[Seat],
+        hand: Hand | None,
+        people: str | None = None,
+        *,
+        state: engine.Match | None = None,
+    ) -> None:
         self.match = match
         self.seats = seats
-        self.state: engine.Match | None = (
-            states.load(match.pk, match.snapshot) if match.snapshot else None
-        )
+        if state is None and match.snapshot:
+            state = states.load(match.pk, match.snapshot)
+        self.state: engine.Match | None = state
         self.hand = hand
+        # The seats' people as read (see `table_rows.PEOPLE_MARK`), kept with the table unless
+        # the change seats someone else (the mark would no longer be theirs).
+        self.people = people
+        self._people_before = [seat.user_id for seat in seats]
         self._actions: list[Action] = []
         self._score_lines: list[ScoreLine] = []
         self._hands_to_save: dict[int, Hand] = {}
@@ -73,6 +85,18 @@ class LockedTable:
         if locked is None:
             raise NotFound("There is no such match.")
         return cls(*locked)
+
+    @classmethod
+    def from_kept(cls, kept: kept_tables.KeptTable) -> "LockedTable":
+        """Start from a kept copy of the table instead of reading it (PostgreSQL).
+
+        The statement that checks the copy is still current, and locks the match row, goes
+        first, held back to go out with the writes and the COMMIT: if the copy is out of
+        date, the transaction fails there and nothing is written.
+        """
+        table = cls(kept.match, kept.seats, kept.hand, kept.people, state=kept.state)
+        rows.run([kept.guard()])
+        return table
 
     # ----- who is asking -----
 
@@ -270,8 +294,13 @@ class LockedTable:
         )
         if self.state is not None:
             # A copy taken now: whatever happens to this state later, the kept one is as saved.
-            kept = (match.pk, match.snapshot, self.state.copy())
+            saved = self.state.copy()
+            kept = (match.pk, match.snapshot, saved)
             transaction.on_commit(lambda: states.keep(*kept))
+            people_unchanged = [seat.user_id for seat in self.seats] == self._people_before
+            if self.people is not None and people_unchanged and match.status == MatchStatus.ACTIVE:
+                table = kept_tables.freeze(match, self.seats, self.hand, saved, self.people)
+                transaction.on_commit(lambda: kept_tables.keep(table))
         # Hand the state, the seats and a closed hand's last trick on to whoever renders the
         # result, so that none is read again, and say whether the score sheet changed (a hand
         # or the match ended).

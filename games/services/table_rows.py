@@ -8,8 +8,10 @@ deal (the snapshot already holds the cards).
 """
 
 from functools import cache
+from typing import NamedTuple
 
 from django.contrib.auth import get_user_model
+from django.db import connections
 
 from games import rows
 from games.accounts.backends import offer_users, user_columns
@@ -20,6 +22,20 @@ SEAT_FIELDS = [
     "waiting_since", "final_total", "rank",
 ]  # fmt: skip
 HAND_FIELDS = ["match_id", "number", "next_seq", "finished_at"]
+# Each seat's person as their rows stand: on PostgreSQL, where moves may start from a kept
+# copy of the table, the transaction ids that last wrote the user's and the profile's rows
+# (`xmin`), which any change to either changes. The migration `0006_expect_table` computes
+# the same text to check a kept copy against.
+PEOPLE_MARK = "concat_ws(':', s.user_id, u.xmin, p.xmin)"
+
+
+class Locked(NamedTuple):
+    """What the locked read found."""
+
+    match: Match
+    seats: list[Seat]
+    hand: Hand | None
+    people: str | None  # the seats' people marks, in seat order, on PostgreSQL; else None
 
 
 @cache
@@ -49,7 +65,7 @@ def _from_sql() -> str:
     )
 
 
-def lock_table(match_id: int) -> tuple[Match, list[Seat], Hand | None] | None:
+def lock_table(match_id: int) -> Locked | None:
     """Lock the match row until the transaction ends; return it, its seats and its hand.
 
     One query: the seats (each with its whole user and the name it shows) and the hand in
@@ -58,16 +74,24 @@ def lock_table(match_id: int) -> tuple[Match, list[Seat], Hand | None] | None:
     there is no hand. None if there is no such match.
     """
     match_columns, _, _, _, hand_columns = columns = _columns()
+    marked = connections[rows.DB].vendor == "postgresql"
     found = rows.select(
-        columns, _from_sql(), [match_id], lock=match_columns, once=[match_columns, hand_columns]
+        columns,
+        _from_sql(),
+        [match_id],
+        lock=match_columns,
+        once=[match_columns, hand_columns],
+        extra=[PEOPLE_MARK] if marked else (),
     )
     if not found:
         return None
     match, hand = found[0][0], found[0][4]
-    seats, users = [], []
-    for _, seat, user, profile, _ in found:
+    seats, users, marks = [], [], {}
+    for _, seat, user, profile, _, *mark in found:
         if seat is None:
             continue  # a match without seats (only ever one made by hand in the admin)
+        if mark:
+            marks[seat.position] = mark[0][0]
         if user is not None:
             # As select_related caches them: a user without a profile caches "none", so that
             # asking for it raises DoesNotExist instead of querying.
@@ -78,4 +102,5 @@ def lock_table(match_id: int) -> tuple[Match, list[Seat], Hand | None] | None:
         seats.append(seat)
     offer_users(users)
     # A few rows sort faster in Python than an ORDER BY is parsed.
-    return match, sorted(seats, key=lambda seat: seat.position), hand
+    people = ",".join(marks[position] for position in sorted(marks)) if marks else None
+    return Locked(match, sorted(seats, key=lambda seat: seat.position), hand, people)

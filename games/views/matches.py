@@ -12,6 +12,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -20,9 +21,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import presenters, rows, services
 from games.access import may_view
-from games.accounts.decorators import login_required_for_move
+from games.accounts.decorators import login_required_for_move, read_user_again
 from games.forms import JoinForm, MoonForm, PassForm, PlayForm, SeatForm, first_error
 from games.models import Match, MatchStatus
+from games.services import kept_tables
 
 TEMPLATE = "games/match.html"
 BAD_INPUT = 400
@@ -127,26 +129,51 @@ def _act(
     if not form.is_valid():
         match = get_object_or_404(Match, pk=pk)
         return _refused(request, match, first_error(form), BAD_INPUT, selected)
+    try:
+        return _answer(request, pk, lambda: action(form.cleaned_data), selected, done)
+    except kept_tables.Retry:
+        # A move started from this process's copy of the table could not be made on it:
+        # made again from the rows themselves, by the user as their row stands.
+        read_user_again(request)
+        with kept_tables.unused():
+            return _answer(request, pk, lambda: action(form.cleaned_data), selected, done)
+
+
+def _answer(
+    request: HttpRequest,
+    pk: int,
+    action: Callable[[], Match],
+    selected: Iterable[str],
+    done: str,
+) -> HttpResponse:
     # The answer is rendered while the database stores the move; it leaves only once the
     # move is stored (the block raises if the commit failed).
-    with rows.commits_answered_later():
-        try:
-            match = action(form.cleaned_data)
-        except services.NotFound as refusal:
-            raise Http404(refusal.message) from None
-        except services.ActionRefused as refusal:
-            match = get_object_or_404(Match, pk=pk)
-            return _refused(request, match, refusal.message, refusal.status, selected)
-        if not request.htmx or match.status == MatchStatus.OPEN:
-            if done:
-                messages.success(request, done)
-            return redirect(match)
-        regions = ("table", "status")
-        # A finished hand (or match) adds to the score sheet; a repeated move, answered
-        # without changing anything, does not say, so it gets the sheet too.
-        if getattr(match, "sheet_changed", True):
-            regions += ("scores",)
-        return _regions(_context(request, match), also=regions)
+    try:
+        with rows.commits_answered_later():
+            try:
+                match = action()
+            except services.NotFound as refusal:
+                raise Http404(refusal.message) from None
+            except services.ActionRefused as refusal:
+                match = get_object_or_404(Match, pk=pk)
+                return _refused(request, match, refusal.message, refusal.status, selected)
+            if not request.htmx or match.status == MatchStatus.OPEN:
+                response = redirect(match)
+            else:
+                regions = ("table", "status")
+                # A finished hand (or match) adds to the score sheet; a repeated move,
+                # answered without changing anything, does not say, so it gets the sheet too.
+                if getattr(match, "sheet_changed", True):
+                    regions += ("scores",)
+                response = _regions(_context(request, match), also=regions)
+    except DatabaseError as error:
+        if not kept_tables.is_refusal(error):
+            raise
+        kept_tables.forget(pk)
+        raise kept_tables.Retry from error
+    if done and response.status_code == 302:
+        messages.success(request, done)  # once stored: a change made again would say it twice
+    return response
 
 
 @login_required
