@@ -192,7 +192,4 @@ def forget(match_id: int | None = None) -> None:
 
 def is_refusal(error: DatabaseError) -> bool:
     """Say whether the database refused a kept copy (the error `games_expect_table` raises)."""
-    cause = error.__cause__
-    return getattr(cause, "sqlstate", None) == SQLSTATE or (
-        getattr(error, "sqlstate", None) == SQLSTATE
-    )
+    return getattr(error.__cause__, "sqlstate", None) == SQLSTATE  # psycopg's, wrapped by Django
