@@ -32,6 +32,7 @@ from django.db import DatabaseError, connections, models
 
 from games import engine, rows
 from games.models import Hand, Match, Profile, Seat
+from games.services import table_rows
 
 # As for kept engine states (`games.services.states`): more than a busy site has in play.
 LIMIT = 5000
@@ -167,15 +168,11 @@ def take(match_id: int, version: int) -> KeptTable | None:
     seats, users = [], []
     for frozen_seat, frozen_user, frozen_profile in copy.seats:
         seat = _thaw(frozen_seat)
-        user = None
-        if frozen_user is not None:
-            user = _thaw(frozen_user)
-            profile = _thaw(frozen_profile) if frozen_profile is not None else None
-            # As the locked read caches them (`table_rows.lock_table`).
-            user.__class__.profile.related.set_cached_value(user, profile)
+        user = _thaw(frozen_user) if frozen_user is not None else None
+        profile = _thaw(frozen_profile) if frozen_profile is not None else None
+        table_rows.seat_at_table(seat, match, user, profile)  # as the locked read does
+        if user is not None:
             users.append(user)
-        Seat.user.field.set_cached_value(seat, user)
-        Seat.match.field.set_cached_value(seat, match)
         seats.append(seat)
     hand = _thaw(copy.hand) if copy.hand is not None else None
     return KeptTable(match, seats, users, hand, copy.state.copy(), copy.people)

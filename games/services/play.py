@@ -18,11 +18,9 @@ def _move(user, match_id: int, seen_version: int, decision_for) -> Match:
     move is made again from the rows themselves, which alone may refuse it.
     """
     kept = kept_tables.take(match_id, seen_version)
-    if kept is None:
-        return _decide(user, seen_version, decision_for, lambda: LockedTable.lock(match_id))
     # The copy's users stand for the session's user only if its check passes on them. Else the
     # user is found from the rows, as the rest of the move is: nothing has asked for it yet.
-    if not session_accepts(kept.users):
+    if kept is None or not session_accepts(kept.users):
         return _decide(user, seen_version, decision_for, lambda: LockedTable.lock(match_id))
 
     def from_kept() -> LockedTable:

@@ -93,14 +93,23 @@ def lock_table(match_id: int) -> Locked | None:
         if mark:
             marks[seat.position] = mark[0][0]
         if user is not None:
-            # As select_related caches them: a user without a profile caches "none", so that
-            # asking for it raises DoesNotExist instead of querying.
-            user.__class__.profile.related.set_cached_value(user, profile)
             users.append(user)
-        Seat.user.field.set_cached_value(seat, user)
-        Seat.match.field.set_cached_value(seat, match)
+        seat_at_table(seat, match, user, profile)
         seats.append(seat)
     offer_users(users)
     # A few rows sort faster in Python than an ORDER BY is parsed.
-    people = ",".join(marks[position] for position in sorted(marks)) if marks else None
-    return Locked(match, sorted(seats, key=lambda seat: seat.position), hand, people)
+    seats.sort(key=lambda seat: seat.position)
+    people = ",".join(marks[seat.position] for seat in seats) if marks else None
+    return Locked(match, seats, hand, people)
+
+
+def seat_at_table(seat: Seat, match: Match, user, profile: Profile | None) -> None:
+    """Tie a seat to its match and user, and the user to its profile, as select_related does.
+
+    A user without a profile caches "none", so that asking for it raises DoesNotExist
+    instead of querying.
+    """
+    if user is not None:
+        user.__class__.profile.related.set_cached_value(user, profile)
+    Seat.user.field.set_cached_value(seat, user)
+    Seat.match.field.set_cached_value(seat, match)
