@@ -20,10 +20,12 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
+from hearts_site.daphne_requests import leave_bodies_to_django  # noqa: E402
 from hearts_site.http import HttpHandler  # noqa: E402
 from hearts_site.sqlite_wal import keep_wal_open  # noqa: E402
 
 keep_wal_open()
+leave_bodies_to_django()
 
 application = ProtocolTypeRouter(
     {

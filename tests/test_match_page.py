@@ -7,11 +7,12 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from django.urls import reverse
+from django.urls import reverse, set_script_prefix
 
 from games import engine, presenters
 from games.models import Action, Hand, MatchStatus
 from games.presenters.table import announcement
+from games.templatetags.match_regions import match_url
 from tests.factories import HTMX, make_match, next_move, play_to_the_end, state_of
 
 # Alice's matches against bots: the names of the four seats.
@@ -439,3 +440,14 @@ def test_a_finished_match_shows_no_pass_to_come(alice_client, alice):
     table = region(alice_client.get(match.get_absolute_url()).text, "table")
     assert "<dt>Hand</dt><dd>1</dd>" in table and "<dt>Length</dt><dd>1 hand</dd>" in table
     assert "<dt>Passing</dt>" not in table
+
+
+@pytest.mark.parametrize("pk", [1, 42, 987654321, 19876543210])
+def test_a_match_url_drawn_for_a_region_is_the_one_reverse_gives(pk):
+    for name in ("match", "play_card"):
+        assert match_url(name, pk) == reverse(name, args=[pk])
+    set_script_prefix("/hearts/")
+    try:
+        assert match_url("play_card", pk) == f"/hearts/matches/{pk}/play/"
+    finally:
+        set_script_prefix("/")

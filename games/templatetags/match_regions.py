@@ -1,21 +1,26 @@
-"""The table and the play form, the two regions every played card redraws, as plain strings.
+"""The regions every played card redraws (status line, table, hand), as plain strings.
 
-A card's answer is mostly these two regions. Drawn by the template engine they cost about
+A card's answer is mostly these regions. Drawn by the template engine they cost about
 0.15 ms each warm (its node walk, variable lookups and `{% if %}` nodes), and two to three
 times that in a server whose caches cool between moves; drawn here, a tenth of it. The
-match page's template calls them (`{% table_body %}`, `{% play_form %}`), so the page and
-the answers htmx swaps in draw them the same way. Text is escaped with `html.escape`, as
-Django escapes it; numbers and the fixed markup need none.
+match page's template calls them (`{% status_region %}`, `{% table_region %}`,
+`{% hand_region %}`), and the answers htmx swaps in call them directly (`REGIONS`), so both
+draw them the same way. Only the rarer parts (the seating form of an open match, the pass
+picker, the moon choice) are templates, included from here. Text is escaped with
+`html.escape`, as Django escapes it; numbers and the fixed markup need none.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from html import escape
 
 from django import template
+from django.template import Context, Engine
 from django.template.defaultfilters import pluralize
-from django.urls import reverse
-from django.utils.safestring import SafeString, mark_safe
+from django.urls import get_resolver, get_script_prefix, get_urlconf, reverse
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString
 
 from games.models import MatchStatus
 
@@ -48,6 +53,105 @@ def _rule(rule: str | None) -> str:
     return f' <span class="rule">(rule {escape(rule)})</span>' if rule else ""
 
 
+# A match's primary key no URL holds otherwise: reversed once in its place, then replaced.
+_PK_MARK = "987654321"
+
+
+@cache
+def _match_url_pattern(name: str, prefix: str, resolver) -> str:
+    return reverse(name, args=[int(_PK_MARK)])
+
+
+def match_url(name: str, pk: int) -> str:
+    """Return `reverse(name, args=[pk])` for a URL of one match, reversed once per process.
+
+    Reversing walks the URL patterns and quotes the result, about 20 µs a call, and a card's
+    answer needs two. The pattern is kept per script prefix and URL configuration, so a site
+    mounted elsewhere, or a test's own URLs, get their own.
+    """
+    pattern = _match_url_pattern(name, get_script_prefix(), get_resolver(get_urlconf()))
+    return pattern.replace(_PK_MARK, str(pk))
+
+
+def _oob(context) -> str:
+    """Mark a region sent out of band: htmx swaps it by its id, wherever it is on the page."""
+    return ' hx-swap-oob="true"' if context.get("oob") else ""
+
+
+def _include(context, name: str) -> str:
+    """Render a template with the region's context, as `{% include %}` would."""
+    engine = context.template.engine if context.template else Engine.get_default()
+    return engine.get_template(name).render(context)
+
+
+@register.simple_tag(takes_context=True)
+def status_region(context) -> SafeString:
+    """The status line: what just happened, read out by screen readers as it changes."""
+    oob = ' hx-swap-oob="innerHTML"' if context.get("oob") else ""
+    return SafeString(
+        f'<div id="status" class="status-line" role="status" aria-live="polite"{oob}>'
+        f"{conditional_escape(context['announcement'])}</div>"
+    )
+
+
+@register.simple_tag(takes_context=True)
+def table_region(context) -> SafeString:
+    """The table: the seating of an open match, else the seats, the trick and the facts."""
+    if context["match"].status == MatchStatus.OPEN:
+        body = _include(context, "games/_setup.html")
+    else:
+        body = table_body(context)
+    return SafeString(
+        f'<section id="table" class="table-region" aria-labelledby="table-heading"'
+        f"{_oob(context)}>{body}</section>"
+    )
+
+
+@register.simple_tag(takes_context=True)
+def hand_region(context) -> SafeString:
+    """The viewer's own side of the table: their hand and what they may do with it."""
+    match = context["match"]
+    error = context.get("error")
+    if not context["is_player"]:
+        if context["has_left"]:
+            whose = "You have left this match; a bot plays your seat."
+        else:
+            whose = "You are watching this match."
+        body = (
+            '<h2 id="hand-heading">Watching</h2>'
+            f"<p>{whose} The cards in players' hands stay hidden.</p>"
+        )
+    elif match.status != MatchStatus.ACTIVE:
+        result = context["result"]
+        if result:
+            over = f"The match is over. {conditional_escape(result['headline'])}"
+        else:
+            over = "This match was abandoned."
+        body = f'<h2 id="hand-heading">Your hand</h2><p>{over}</p>'
+    elif (phase := context["phase"]) == "playing":
+        body = play_form(context)
+    elif phase == "passing":
+        body = _include(context, "games/_pass.html")
+    elif phase == "moon":
+        body = _include(context, "games/_moon.html")
+    else:
+        body = ""
+    alert = f'<p class="action-error" role="alert">{conditional_escape(error)}</p>' if error else ""
+    return SafeString(
+        '<section id="hand" class="hand-region card" aria-labelledby="hand-heading"'
+        f"{_oob(context)}>{alert}{body}</section>"
+    )
+
+
+# The regions an answer may draw without the template engine, by name.
+REGIONS = {"status": status_region, "table": table_region, "hand": hand_region}
+
+
+def render_region(name: str, context: Context) -> str:
+    """Draw one of `REGIONS` from a context, outside any template."""
+    return REGIONS[name](context)
+
+
 @register.simple_tag(takes_context=True)
 def table_body(context) -> SafeString:
     """Render the table of a match under way or over: seats, trick, facts and results."""
@@ -56,9 +160,9 @@ def table_body(context) -> SafeString:
     poll = ""
     if match.status == MatchStatus.ACTIVE and not (me and me.to_act):
         # While others decide, look for changes now and then; 204 means nothing new.
-        url = f"{reverse('match', args=[match.pk])}?since={context['version']}"
+        url = f"{match_url('match', match.pk)}?since={context['version']}"
         poll = f'<span hidden hx-get="{url}" hx-trigger="every 15s" hx-swap="none"></span>'
-    return mark_safe(
+    return SafeString(
         '<h2 id="table-heading" class="visually-hidden">The table</h2>'
         f'{poll}<div class="table-grid">{_felt(context)}'
         f'<div class="table-side">{_facts(context)}{_result(context)}'
@@ -186,7 +290,7 @@ def play_form(context) -> SafeString:
         note = "<strong>Your turn:</strong> choose a card to play."
     else:
         note = f"Waiting for {_name(actor)} to play."
-    url = reverse("play_card", args=[context["match"].pk])
+    url = match_url("play_card", context["match"].pk)
     reasons = ""
     if context["reasons"]:
         items = "".join(
@@ -204,7 +308,7 @@ def play_form(context) -> SafeString:
             f"and received {card_faces(pass_info['received'], 'card-small')} "
             f"from {escape(pass_info['from'].name)}.</p>"
         )
-    return mark_safe(
+    return SafeString(
         f'<h2 id="hand-heading">Your hand</h2><p class="hand-note">{note}</p>'
         f'<form method="post" action="{url}" class="play-form" hx-post="{url}" '
         'hx-target="#hand" hx-swap="outerHTML" hx-sync="this:drop">'

@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template import Context
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -25,6 +26,7 @@ from games.accounts.decorators import login_required_for_move, read_user_again
 from games.forms import JoinForm, MoonForm, PassForm, PlayForm, SeatForm, first_error
 from games.models import Match, MatchStatus
 from games.services import kept_tables
+from games.templatetags.match_regions import REGIONS, render_region
 
 TEMPLATE = "games/match.html"
 BAD_INPUT = 400
@@ -89,15 +91,22 @@ def _regions(
     The regions need nothing from the request (no context processor's values, and no CSRF
     field: see `form_csrf`), so they are rendered from the match's context alone.
     """
-    context = {**context, "fragment": True}
+    values = Context({**context, "fragment": True})
     parts = []
     if main:
-        parts.append(render_to_string(f"{TEMPLATE}#{main}", {**context, "oob": False}))
+        parts.append(_region(main, values, oob=False))
     for name in also:
-        parts.append(render_to_string(f"{TEMPLATE}#{name}", {**context, "oob": True}))
+        parts.append(_region(name, values, oob=True))
     return HttpResponse(
         "".join(parts), status=status, headers={VERSION_HEADER: str(context["version"])}
     )
+
+
+def _region(name: str, values: Context, *, oob: bool) -> str:
+    with values.push(oob=oob):
+        if name in REGIONS:
+            return render_region(name, values)
+        return render_to_string(f"{TEMPLATE}#{name}", values.flatten())
 
 
 def _page(request: HttpRequest, match: Match, status: int = 200, **extra) -> HttpResponse:
