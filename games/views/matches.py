@@ -23,7 +23,15 @@ from django.views.decorators.http import require_GET, require_POST
 from games import presenters, rows, services
 from games.access import may_view
 from games.accounts.decorators import login_required_for_move, read_user_again
-from games.forms import JoinForm, MoonForm, PassForm, PlayForm, SeatForm, first_error
+from games.forms import (
+    JoinForm,
+    MoonForm,
+    MoveForm,
+    PassForm,
+    PlayForm,
+    SeatForm,
+    first_error,
+)
 from games.models import Match, MatchStatus
 from games.services import kept_tables
 from games.templatetags.match_regions import REGIONS, render_region
@@ -128,7 +136,7 @@ def _refused(
 def _act(
     request: HttpRequest,
     pk: int,
-    form: forms.Form,
+    form: forms.Form | MoveForm,
     action: Callable[[dict], Match],
     *,
     selected: Iterable[str] = (),
