@@ -5,6 +5,7 @@ import datetime as dt
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.db.models.signals import post_init
 from django.test.utils import CaptureQueriesContext
 
 from games import rows
@@ -179,3 +180,31 @@ def test_a_match_without_seats_is_read_with_none(alice):
     locked, seats, hand, _ = table_rows.lock_table(match.pk)
     assert locked.pk == match.pk
     assert seats == [] and hand is None
+
+
+def test_an_instance_built_from_loaded_values_is_the_one_django_builds(alice):
+    match = Match.objects.get(pk=make_match(alice).pk)
+    attnames = [f.attname for f in Match._meta.concrete_fields]
+    values = [getattr(match, name) for name in attnames]
+    ours, django = rows.from_db(Match, attnames, values), Match.from_db("default", attnames, values)
+    assert type(ours) is Match
+    assert field_values(ours) == field_values(django)
+    assert (ours._state.adding, ours._state.db) == (django._state.adding, django._state.db)
+    assert ours.created_by == alice  # a foreign key is read through its id, as usual
+    some = rows.from_db(Match, ["id", "version"], [match.pk, 7])
+    assert some.get_deferred_fields() == set(attnames) - {"id", "version"}
+
+
+def test_an_instance_built_from_loaded_values_tells_receivers_of_init_signals(alice):
+    match = make_match(alice)
+    seen = []
+
+    def note(sender, instance, **kwargs):
+        seen.append(instance)
+
+    post_init.connect(note, sender=Match)
+    try:
+        built = rows.from_db(Match, ["id", "version"], [match.pk, 7])
+    finally:
+        post_init.disconnect(note, sender=Match)
+    assert seen == [built]

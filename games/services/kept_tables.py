@@ -61,8 +61,7 @@ def _freeze(instance: models.Model) -> Frozen:
 
 
 def _thaw(frozen: Frozen) -> models.Model:
-    model, attnames, values = frozen
-    return model.from_db(rows.DB, attnames, values)
+    return rows.from_db(*frozen)
 
 
 @dataclass(frozen=True)
