@@ -59,6 +59,7 @@ _PK_MARK = "987654321"
 
 @cache
 def _match_url_pattern(name: str, prefix: str, resolver) -> str:
+    # `prefix` and `resolver` only key the cache: `reverse` reads both for itself.
     return reverse(name, args=[int(_PK_MARK)])
 
 
