@@ -16,7 +16,7 @@ from functools import cache
 from html import escape
 
 from django import template
-from django.template import Context, Engine
+from django.template import Engine
 from django.template.defaultfilters import pluralize
 from django.urls import get_resolver, get_script_prefix, get_urlconf, reverse
 from django.utils.html import conditional_escape
@@ -144,13 +144,8 @@ def hand_region(context) -> SafeString:
     )
 
 
-# The regions an answer may draw without the template engine, by name.
+# The regions an answer draws without the template engine, by name, each from a `Context`.
 REGIONS = {"status": status_region, "table": table_region, "hand": hand_region}
-
-
-def render_region(name: str, context: Context) -> str:
-    """Draw one of `REGIONS` from a context, outside any template."""
-    return REGIONS[name](context)
 
 
 @register.simple_tag(takes_context=True)

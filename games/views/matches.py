@@ -34,7 +34,7 @@ from games.forms import (
 )
 from games.models import Match, MatchStatus
 from games.services import kept_tables
-from games.templatetags.match_regions import REGIONS, render_region
+from games.templatetags.match_regions import REGIONS
 
 TEMPLATE = "games/match.html"
 BAD_INPUT = 400
@@ -99,7 +99,7 @@ def _regions(
     The regions need nothing from the request (no context processor's values, and no CSRF
     field: see `form_csrf`), so they are rendered from the match's context alone.
     """
-    values = Context({**context, "fragment": True})
+    values = Context(context)  # read, never written: each region pushes what it adds
     parts = []
     if main:
         parts.append(_region(main, values, oob=False))
@@ -111,9 +111,9 @@ def _regions(
 
 
 def _region(name: str, values: Context, *, oob: bool) -> str:
-    with values.push(oob=oob):
-        if name in REGIONS:
-            return render_region(name, values)
+    with values.push(fragment=True, oob=oob):
+        if draw := REGIONS.get(name):
+            return draw(values)
         return render_to_string(f"{TEMPLATE}#{name}", values.flatten())
 
 
