@@ -22,6 +22,7 @@ import asyncio
 import collections
 import functools
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -105,8 +106,23 @@ def instrument(stages: Stages) -> None:
     if connection.vendor == "postgresql":
         from hearts_site.postgresql import base
 
-        # The BEGIN with the locked read, the writes with the COMMIT (see the backend).
-        stages.wrap(base.DatabaseWrapper, "_send", "every exchange of the backend")
+        # The BEGIN with the locked read, the writes with the COMMIT (see the backend): each
+        # exchange is sent by `_start`, and its answer read by `_receive` (a move's COMMIT
+        # once the regions are rendered).
+        stages.wrap(base.DatabaseWrapper, "_start", "sending to the backend")
+        stages.wrap(base.DatabaseWrapper, "_receive", "waiting for its answers")
+
+
+# Besides the stages: the request's own CPU time (what of its wall time the thread ran), and
+# how often the kernel took the thread off its core meanwhile although it could run (a
+# process it woke, such as the database's, placed on that core). Linux only.
+CPU = "the request's CPU time (its thread)"
+PREEMPTED = "times the thread was preempted (count)"
+
+
+def _thread_clock() -> tuple[int, float]:
+    """Return this thread's involuntary context switches so far, and its CPU seconds."""
+    return resource.getrusage(resource.RUSAGE_THREAD).ru_nivcsw, time.thread_time()
 
 
 def play_matches(count: int, stages: Stages, pause: float = 0.0) -> list[int]:
@@ -149,8 +165,13 @@ def play_matches(count: int, stages: Stages, pause: float = 0.0) -> list[int]:
                 body = urllib.parse.urlencode({"version": match.version, "card": view.legal[0]})
                 time.sleep(pause)
                 stages.current.clear()  # only the request: not this loop's own reads
+                switched, cpu = _thread_clock()
                 with CaptureQueriesContext(connection) as captured:
                     response = client.post(f"{base}play/", body, form, **htmx)
+                switched_after, cpu_after = _thread_clock()
+                stages.current[CPU] += cpu_after - cpu
+                # Kept as a count, not seconds: `keep` scales by 1000, undone when printed.
+                stages.current[PREEMPTED] += (switched_after - switched) / 1000
                 if number and response.status_code == 200:
                     stages.keep()
                     queries.append(len(captured))
@@ -187,6 +208,7 @@ def main() -> int:
 
     stages = Stages()
     instrument(stages)
+    stages.labels += [CPU, PREEMPTED]
     queries = play_matches(args.matches, stages, args.pause)
     cards = len(stages.samples["request (all of it)"])
     print(f"python {sys.version.split()[0]}, {os.environ['DATABASE_URL'].split(':')[0]}")
@@ -194,6 +216,9 @@ def main() -> int:
     for label in stages.labels:
         values = stages.samples[label]
         values += [0.0] * (cards - len(values))  # a card that never reached the stage
+        if label == PREEMPTED:  # a count, kept as thousandths: its mean says more
+            print(f"{label:40s} {statistics.mean(values):7.2f} (mean)")
+            continue
         print(f"{label:40s} {statistics.median(values):7.3f}")
     print(f"{'queries per card':40s} {statistics.median(queries):7.0f}")
     return 0
