@@ -5,6 +5,7 @@ import redis
 from django.contrib.auth import SESSION_KEY
 from django.core.cache import caches
 from django.test import Client, override_settings
+from django.urls import reverse
 
 from hearts_site import redis_cache, sessions
 from tests.servers import require_redis
@@ -29,10 +30,11 @@ def redis_sessions():
 
 @pytest.fixture
 def reads(monkeypatch) -> dict[str, int]:
-    """Count the session reads asked ahead, answered from ahead, and made the usual way."""
-    counted = {"ahead": 0, "answered": 0, "usual": 0}
+    """Count the session reads asked ahead, answered from ahead, and made the usual way:
+    from the cache when it was not asked ahead, from the database when the cache had none."""
+    counted = {"ahead": 0, "answered": 0, "usual": 0, "database": 0}
     get_later, result = redis_cache.RedisCache.get_later, redis_cache.PendingGet.result
-    usual = sessions.cached_db.SessionStore.load
+    usual, database = redis_cache.RedisCache.get, sessions.SessionStore._get_session_from_db
 
     def counting_get_later(self, key, version=None):
         counted["ahead"] += 1
@@ -42,13 +44,18 @@ def reads(monkeypatch) -> dict[str, int]:
         counted["answered"] += 1
         return result(self)
 
-    def counting_load(self):
-        counted["usual"] += 1
-        return usual(self)
+    def counting_get(self, key, *args, **kwargs):
+        counted["usual"] += key.startswith(sessions.SessionStore.cache_key_prefix)
+        return usual(self, key, *args, **kwargs)
+
+    def counting_database(self):
+        counted["database"] += 1
+        return database(self)
 
     monkeypatch.setattr(redis_cache.RedisCache, "get_later", counting_get_later)
     monkeypatch.setattr(redis_cache.PendingGet, "result", counting_result)
-    monkeypatch.setattr(sessions.cached_db.SessionStore, "load", counting_load)
+    monkeypatch.setattr(redis_cache.RedisCache, "get", counting_get)
+    monkeypatch.setattr(sessions.SessionStore, "_get_session_from_db", counting_database)
     return counted
 
 
@@ -62,10 +69,10 @@ def test_a_signed_in_request_reads_its_session_from_the_answer_asked_ahead(
     redis_sessions, reads, alice
 ):
     client = signed_in(alice)
-    reads.update(ahead=0, answered=0, usual=0)
+    reads.update(ahead=0, answered=0, usual=0, database=0)
     response = client.get("/")
     assert response.status_code == 200 and response.context["user"] == alice
-    assert reads == {"ahead": 1, "answered": 1, "usual": 0}
+    assert reads == {"ahead": 1, "answered": 1, "usual": 0, "database": 0}
 
 
 def test_a_request_that_never_opens_its_session_leaves_the_connection_clean(
@@ -73,7 +80,7 @@ def test_a_request_that_never_opens_its_session_leaves_the_connection_clean(
 ):
     client = signed_in(alice)
     redis_sessions.set("unrelated", "its own value", 30)
-    reads.update(ahead=0, answered=0, usual=0)
+    reads.update(ahead=0, answered=0, usual=0, database=0)
     assert client.get("/healthz").status_code == 200
     assert reads["ahead"] == 1  # asked, and its answer dropped on the way out
     # Redis's connections go back to the pool in order: the next command gets its own answer.
@@ -84,12 +91,21 @@ def test_a_request_that_never_opens_its_session_leaves_the_connection_clean(
 def test_a_session_missing_from_the_cache_is_found_in_the_database(redis_sessions, reads, alice):
     client = signed_in(alice)
     redis_sessions.clear()  # the cache lost it; the database keeps every session
-    reads.update(ahead=0, answered=0, usual=0)
+    reads.update(ahead=0, answered=0, usual=0, database=0)
     assert client.get("/").context["user"] == alice
-    assert reads == {"ahead": 1, "answered": 1, "usual": 1}
-    reads.update(ahead=0, answered=0, usual=0)
+    assert reads == {"ahead": 1, "answered": 1, "usual": 0, "database": 1}
+    reads.update(ahead=0, answered=0, usual=0, database=0)
     assert client.get("/").context["user"] == alice  # and the cache has it again
-    assert reads == {"ahead": 1, "answered": 1, "usual": 0}
+    assert reads == {"ahead": 1, "answered": 1, "usual": 0, "database": 0}
+
+
+def test_a_post_to_a_view_other_than_a_move_still_reads_its_session_ahead(
+    redis_sessions, reads, alice
+):
+    client = signed_in(alice)  # saved by this process, which knows it (`sessions.use_known`)
+    reads.update(ahead=0, answered=0, usual=0, database=0)
+    assert client.post(reverse("logout")).status_code == 302
+    assert reads == {"ahead": 1, "answered": 1, "usual": 0, "database": 0}
 
 
 def test_a_visitor_without_a_session_asks_nothing_ahead(redis_sessions, reads, client):

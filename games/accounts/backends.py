@@ -69,17 +69,20 @@ class ModelBackend(backends.ModelBackend):
 
 
 # What the session of the move being made says, while its view runs (`session_claim`):
-# the user's id as stored, the hash of their password it was signed in with, the backend.
+# the user's id as stored, the hash of their password it was signed in with, the backend;
+# and, if its data was taken from this process's memory unread, (its key, its row's data).
 _claim: ContextVar[tuple | None] = ContextVar("move_session_claim", default=None)
 
 
 @contextmanager
 def session_claim(session) -> Iterator[None]:
     """Within this block, `session_accepts` checks users against this session."""
+    known_row = getattr(session, "known_row", None)
     claim = (
         session.get(auth.SESSION_KEY),
         session.get(auth.HASH_SESSION_KEY),
         session.get(auth.BACKEND_SESSION_KEY),
+        (session.session_key, known_row) if known_row is not None else None,
     )
     token = _claim.set(claim)
     try:
@@ -101,8 +104,17 @@ def session_accepts(users: Iterable) -> bool:
     claim = _claim.get()
     if claim is None or claim[2] != PATH or not claim[1]:
         return False
-    user_id, session_hash, _ = claim
+    user_id, session_hash, _, _ = claim
     found = next((user for user in users if str(user.pk) == str(user_id)), None)
     if found is None or not ModelBackend().user_can_authenticate(found):
         return False
     return constant_time_compare(session_hash, found.get_session_auth_hash())
+
+
+def unread_session() -> tuple[str, str] | None:
+    """Return the claiming session's key and row data if it was taken from memory, unread.
+
+    Such a session stands only in a transaction that checks its row (`games_expect_session`).
+    """
+    claim = _claim.get()
+    return claim[3] if claim is not None else None

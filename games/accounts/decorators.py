@@ -1,6 +1,7 @@
 """Signing in for the moves, whose user is read together with the table they change."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import wraps
 
 from django.contrib.auth import SESSION_KEY
@@ -10,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.functional import SimpleLazyObject
 
 from games.accounts.backends import session_claim
+from games.services import kept_tables
 
 
 def login_required_for_move(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -23,10 +25,17 @@ def login_required_for_move(view: Callable[..., HttpResponse]) -> Callable[..., 
     signed in) has moved nothing, since nobody signed in holds a seat; their session is
     flushed, as Django does it, and the answer is the sign-in page. A move that starts from
     a kept copy of its table checks the session against the copy first (`session_claim`).
+
+    When the match's table is kept, the session itself may be taken from this process's
+    memory, unread (`hearts_site.sessions`): the move's transaction then checks its row too,
+    and if that fails, the move is made again with the session read (`read_again`).
     """
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        use_known = getattr(request.session, "use_known", None)
+        if use_known is not None and kept_tables.holds(kwargs["pk"], request.POST.get("version")):
+            use_known()
         if SESSION_KEY not in request.session:
             return redirect_to_login(request.get_full_path())
         try:
@@ -41,14 +50,23 @@ def login_required_for_move(view: Callable[..., HttpResponse]) -> Callable[..., 
             return redirect_to_login(request.get_full_path())
         return response
 
+    # The session middleware leaves the session unread for this view to decide.
+    wrapper.may_use_known_session = True  # type: ignore[attr-defined]
     return wrapper
 
 
-def read_user_again(request: HttpRequest) -> None:
-    """Forget who the request's user was found to be: the next use finds them anew.
+@contextmanager
+def read_again(request: HttpRequest) -> Iterator[None]:
+    """Within this block, the request's session and user are found anew, from their rows.
 
     For a move made again after one started from a kept copy of its table (see
-    `games.services.kept_tables`), whose user may have come from that copy.
+    `games.services.kept_tables`), whose user may have come from that copy and whose
+    session from this process's memory.
     """
+    read_session = getattr(request.session, "read_again", None)
+    if read_session is not None:
+        read_session()
     request.__dict__.pop("_cached_user", None)
     request.user = SimpleLazyObject(lambda: get_user(request))
+    with session_claim(request.session):
+        yield

@@ -11,6 +11,8 @@ from django.utils import timezone
 BACKEND_KEY = "_auth_user_backend"
 DJANGO = "django.contrib.auth.backends.ModelBackend"
 GAMES = "games.accounts.backends.ModelBackend"
+# Where the site's own store caches sessions (`hearts_site.sessions`), Django's beside it.
+SITE_CACHE_PREFIX = "hearts_site.sessions."
 
 
 def _rename(apps, old: str, new: str) -> None:
@@ -28,7 +30,8 @@ def _rename(apps, old: str, new: str) -> None:
         session.session_data = store.encode(data)
         session.save(update_fields=["session_data"])
         # The cached copy still names the old backend; the next request reads the row.
-        cache.delete(cached_db.KEY_PREFIX + session.session_key)
+        for prefix in (cached_db.KEY_PREFIX, SITE_CACHE_PREFIX):
+            cache.delete(prefix + session.session_key)
 
 
 def forwards(apps, schema_editor) -> None:

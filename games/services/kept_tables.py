@@ -12,8 +12,12 @@ move obeys) and the people at its seats (their user and profile rows, by the tra
 that last wrote them) are still as kept. Every change to a match's seats, hand or game bumps
 its version; a change to a user or a profile changes its row's `xmin`.
 
+The move's session may also come from this process's memory, unread (`hearts_site.sessions`):
+then the same statement also checks its row (`games_expect_session`, migration 0007).
+
 A refused copy, or a kept move that a service refuses, is a `Retry`: the view makes the move
-again, from the rows themselves (`unused()`), and answers that. The copy is dropped.
+again, from the rows themselves (`unused()`), with its session read afresh, and answers that.
+The copy is dropped.
 
 SQLite reads the rows in process, with no round trip to save: it always reads them.
 """
@@ -40,7 +44,9 @@ GUARD = (
     "SELECT games_expect_table(%s::bigint, %s::integer, %s::text, %s::boolean, %s::boolean, "
     "%s::text)"
 )
-SQLSTATE = "HT409"  # what `games_expect_table` raises (migration 0006)
+# Added when the move's session was taken from memory, unread (`hearts_site.sessions`).
+SESSION_GUARD = ", games_expect_session(%s::text, %s::text)"
+SQLSTATE = "HT409"  # what both functions raise (migrations 0006 and 0007)
 
 
 class Retry(Exception):  # noqa: N818 (an instruction, not an error)
@@ -85,12 +91,17 @@ class KeptTable:
     hand: Hand | None
     state: engine.Match
     people: str | None
+    # The move's session as known, unread: (its key, its row's session_data); None if read.
+    session: tuple[str, str] | None = None
 
     def guard(self) -> rows.Statement:
         """Return the statement that refuses the transaction unless the rows are as kept."""
         match = self.match
         values = [match.pk, match.version, match.status, match.auto_play_forced]
-        return GUARD, [*values, match.auto_finish, self.people]
+        values += [match.auto_finish, self.people]
+        if self.session is None:
+            return GUARD, values
+        return GUARD + SESSION_GUARD, [*values, *self.session]
 
 
 _kept: OrderedDict[int, _Copy] = OrderedDict()
@@ -153,6 +164,15 @@ def _profile_of(user) -> Frozen | None:
         return _freeze(user.profile)
     except Profile.DoesNotExist:
         return None
+
+
+def holds(match_id: int, version: str | None) -> bool:
+    """Say whether a move made on this version of the match (as posted) may start from a copy."""
+    if not in_use() or version is None or not version.isdigit():
+        return False
+    with _lock:
+        copy = _kept.get(match_id)
+    return copy is not None and copy.version == int(version)
 
 
 def take(match_id: int, version: int) -> KeptTable | None:

@@ -3,7 +3,12 @@
 from django.db import transaction
 
 from games import engine
-from games.accounts.backends import offer_users, session_accepts, users_read_with_table
+from games.accounts.backends import (
+    offer_users,
+    session_accepts,
+    unread_session,
+    users_read_with_table,
+)
 from games.models import Action, Match, MatchStatus, Seat, Table
 from games.services import kept_tables
 from games.services.errors import ActionRefused, BadInput
@@ -14,14 +19,19 @@ def _move(user, match_id: int, seen_version: int, decision_for) -> Match:
     """Run one player's decision: lock, check seat and version, apply, let bots answer, save.
 
     On PostgreSQL the table usually comes from the copy its last move kept, checked in the
-    move's last exchange (see `kept_tables`). Anything refused on a copy is a `Retry`: the
-    move is made again from the rows themselves, which alone may refuse it.
+    move's last exchange (see `kept_tables`), with the session if it was not read. Anything
+    refused on a copy is a `Retry`: the move is made again from the rows themselves, which
+    alone may refuse it, with its session read.
     """
     kept = kept_tables.take(match_id, seen_version)
+    unread = unread_session()
     # The copy's users stand for the session's user only if its check passes on them. Else the
     # user is found from the rows, as the rest of the move is: nothing has asked for it yet.
     if kept is None or not session_accepts(kept.users):
+        if unread is not None:
+            raise kept_tables.Retry  # only a kept table's check vouches for an unread session
         return _decide(user, seen_version, decision_for, lambda: LockedTable.lock(match_id))
+    kept.session = unread
 
     def from_kept() -> LockedTable:
         offer_users(kept.users)

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import presenters, rows, services
 from games.access import may_view
-from games.accounts.decorators import login_required_for_move, read_user_again
+from games.accounts.decorators import login_required_for_move, read_again
 from games.forms import (
     JoinForm,
     MoonForm,
@@ -150,9 +150,8 @@ def _act(
         return _answer(request, pk, lambda: action(form.cleaned_data), selected, done)
     except kept_tables.Retry:
         # A move started from this process's copy of the table could not be made on it:
-        # made again from the rows themselves, by the user as their row stands.
-        read_user_again(request)
-        with kept_tables.unused():
+        # made again from the rows themselves, by the user and session as their rows stand.
+        with read_again(request), kept_tables.unused():
             return _answer(request, pk, lambda: action(form.cleaned_data), selected, done)
 
 
