@@ -6,7 +6,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import engine, services
@@ -81,6 +83,16 @@ def next_move(match: Match, position: int) -> Move | None:
     if view.phase == engine.MOON:
         return Move(reverse("choose_moon", args=[match.pk]), {"version": version, "option": "add"})
     return None
+
+
+def move_now(client: Client, match: Match, position: int = 0):
+    """Make the seat's next move through the views; return the response and its statements."""
+    match.refresh_from_db()
+    move = next_move(match, position)
+    assert move is not None
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(move.url, move.data, **HTMX)
+    return response, [q["sql"] for q in queries.captured_queries]
 
 
 def playing_match(creator, client: Client, seed: int = 11, **options) -> Match:

@@ -18,7 +18,7 @@ from games import services
 from games.models import Action, Match, Profile
 from games.services import kept_tables
 from games.services.replay import log_matches_snapshot
-from tests.factories import HTMX, action_count, make_match, next_move, state_of
+from tests.factories import HTMX, action_count, make_match, move_now, next_move, state_of
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),  # a copy is kept once a move commits
@@ -34,16 +34,6 @@ def signed_in(user) -> Client:
     client = Client()
     client.force_login(user)
     return client
-
-
-def move_now(client: Client, match: Match, position: int = 0):
-    """Make the seat's next move through the views; return the response and its statements."""
-    match.refresh_from_db()
-    move = next_move(match, position)
-    assert move is not None
-    with CaptureQueriesContext(connection) as queries:
-        response = client.post(move.url, move.data, **HTMX)
-    return response, [q["sql"] for q in queries.captured_queries]
 
 
 def reads(statements) -> int:

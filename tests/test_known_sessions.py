@@ -23,7 +23,7 @@ from django.utils import timezone
 from games.models import Match
 from games.services import kept_tables
 from hearts_site import sessions
-from tests.factories import HTMX, action_count, make_match, next_move
+from tests.factories import HTMX, action_count, make_match, move_now, next_move
 
 SESSION_GUARD = "games_expect_session"
 LOCKED_READ = "FOR UPDATE OF"
@@ -156,15 +156,6 @@ def table(alice):
     client = Client()
     client.force_login(alice)
     return make_match(alice), client
-
-
-def move_now(client: Client, match: Match):
-    match.refresh_from_db()
-    move = next_move(match, 0)
-    assert move is not None
-    with CaptureQueriesContext(connection) as queries:
-        response = client.post(move.url, move.data, **HTMX)
-    return response, [q["sql"] for q in queries.captured_queries]
 
 
 def session_checks(statements) -> int:
