@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import logging
 import pickle
-import threading
-from collections import OrderedDict
 
 from asgiref.sync import sync_to_async
 from django.contrib.sessions.backends import cached_db
 from django.contrib.sessions.backends.db import SessionStore as DatabaseStore
 from django.contrib.sessions.middleware import SessionMiddleware as DjangoSessionMiddleware
+
+from hearts_site.recent import Recent
 
 logger = logging.getLogger("django.contrib.sessions")
 
@@ -42,31 +42,19 @@ logger = logging.getLogger("django.contrib.sessions")
 LIMIT = 20_000
 
 # Session key -> (its row's session_data, its data pickled: each use unpickles its own copy).
-_known: OrderedDict[str, tuple[str, bytes]] = OrderedDict()
-_lock = threading.Lock()
+_known: Recent[str, tuple[str, bytes]] = Recent()
 
 
 def _remember(session_key: str, session_data: str, data: dict) -> None:
-    entry = (session_data, pickle.dumps(data, pickle.HIGHEST_PROTOCOL))
-    with _lock:
-        _known[session_key] = entry
-        _known.move_to_end(session_key)
-        while len(_known) > LIMIT:
-            _known.popitem(last=False)
-
-
-def _recall(session_key: str) -> tuple[str, bytes] | None:
-    with _lock:
-        return _known.get(session_key)
+    _known.put(session_key, (session_data, pickle.dumps(data, pickle.HIGHEST_PROTOCOL)), LIMIT)
 
 
 def forget(session_key: str | None = None) -> None:
     """Forget one session this process knows, or every one."""
-    with _lock:
-        if session_key is None:
-            _known.clear()
-        else:
-            _known.pop(session_key, None)
+    if session_key is None:
+        _known.clear()
+    else:
+        _known.pop(session_key)
 
 
 class SessionStore(cached_db.SessionStore):
@@ -82,7 +70,7 @@ class SessionStore(cached_db.SessionStore):
 
     def is_known(self) -> bool:
         """Say whether this process knows the session's row, so that it might not read it."""
-        return self.session_key is not None and _recall(self.session_key) is not None
+        return self.session_key is not None and _known.get(self.session_key) is not None
 
     def use_known(self) -> bool:
         """Take the session's data from this process's memory, if it is there, without reading.
@@ -93,7 +81,7 @@ class SessionStore(cached_db.SessionStore):
         """
         if self.session_key is None or hasattr(self, "_session_cache"):
             return False
-        entry = _recall(self.session_key)
+        entry = _known.get(self.session_key)
         if entry is None:
             return False
         self.drop_read_ahead()

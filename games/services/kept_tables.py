@@ -24,8 +24,6 @@ SQLite reads the rows in process, with no round trip to save: it always reads th
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -37,6 +35,7 @@ from django.db import DatabaseError, connections, models
 from games import engine, rows
 from games.models import Hand, Match, Profile, Seat
 from games.services import table_rows
+from hearts_site.recent import Recent
 
 # As for kept engine states (`games.services.states`): more than a busy site has in play.
 LIMIT = 5000
@@ -104,8 +103,7 @@ class KeptTable:
         return GUARD + SESSION_GUARD, [*values, *self.session]
 
 
-_kept: OrderedDict[int, _Copy] = OrderedDict()
-_lock = threading.Lock()
+_kept: Recent[int, _Copy] = Recent()
 _unused: ContextVar[bool] = ContextVar("kept_tables_unused", default=False)
 
 
@@ -152,11 +150,7 @@ def freeze(
 
 def keep(copy: _Copy) -> None:
     """Keep a committed change's rows (`freeze`) for the next move on its match."""
-    with _lock:
-        _kept[copy.match_id] = copy
-        _kept.move_to_end(copy.match_id)
-        while len(_kept) > LIMIT:
-            _kept.popitem(last=False)
+    _kept.put(copy.match_id, copy, LIMIT)
 
 
 def _profile_of(user) -> Frozen | None:
@@ -170,8 +164,7 @@ def holds(match_id: int, version: str | None) -> bool:
     """Say whether a move made on this version of the match (as posted) may start from a copy."""
     if not in_use() or version is None or not version.isdigit():
         return False
-    with _lock:
-        copy = _kept.get(match_id)
+    copy = _kept.get(match_id)
     return copy is not None and copy.version == int(version)
 
 
@@ -179,8 +172,7 @@ def take(match_id: int, version: int) -> KeptTable | None:
     """Return fresh instances of the match kept at this version, if it is kept at all."""
     if not in_use():
         return None
-    with _lock:
-        copy = _kept.get(match_id)
+    copy = _kept.get(match_id)
     if copy is None or copy.version != version:
         return None
     match = _thaw(copy.match)
@@ -199,11 +191,10 @@ def take(match_id: int, version: int) -> KeptTable | None:
 
 def forget(match_id: int | None = None) -> None:
     """Forget the kept copy of one match, or of every match."""
-    with _lock:
-        if match_id is None:
-            _kept.clear()
-        else:
-            _kept.pop(match_id, None)
+    if match_id is None:
+        _kept.clear()
+    else:
+        _kept.pop(match_id)
 
 
 def is_refusal(error: DatabaseError) -> bool:

@@ -11,22 +11,18 @@ rebuilt from it as before.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
 from games import engine
+from hearts_site.recent import Recent
 
 # Enough for every match in play on a busy site; a state is a few kilobytes.
 LIMIT = 5000
 
-_states: OrderedDict[int, tuple[dict, engine.Match]] = OrderedDict()
-_lock = threading.Lock()
+_states: Recent[int, tuple[dict, engine.Match]] = Recent()
 
 
 def load(match_id: int, snapshot: dict) -> engine.Match:
     """Return the match's engine state for this snapshot: a copy of the kept one, or rebuilt."""
-    with _lock:
-        kept = _states.get(match_id)
+    kept = _states.get(match_id)
     if kept is not None and kept[0] == snapshot:
         return kept[1].copy()
     return engine.Match.from_snapshot(snapshot)
@@ -34,14 +30,9 @@ def load(match_id: int, snapshot: dict) -> engine.Match:
 
 def keep(match_id: int, snapshot: dict, state: engine.Match) -> None:
     """Remember the state a committed move saved as `snapshot` (never changed afterwards)."""
-    with _lock:
-        _states[match_id] = (snapshot, state)
-        _states.move_to_end(match_id)
-        while len(_states) > LIMIT:
-            _states.popitem(last=False)
+    _states.put(match_id, (snapshot, state), LIMIT)
 
 
 def forget() -> None:
     """Forget every kept state."""
-    with _lock:
-        _states.clear()
+    _states.clear()
