@@ -20,6 +20,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
+from hearts_site.collector import tune_for_serving  # noqa: E402
 from hearts_site.daphne_requests import leave_bodies_to_django  # noqa: E402
 from hearts_site.http import HttpHandler  # noqa: E402
 from hearts_site.sqlite_wal import keep_wal_open  # noqa: E402
@@ -35,3 +36,6 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Last: everything the site loads at startup is loaded by now.
+tune_for_serving()
