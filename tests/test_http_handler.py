@@ -248,6 +248,43 @@ def test_what_a_request_defers_runs_once_its_response_is_sent():
     assert events == ["view returned", "http.response.start", "http.response.body", "deferred"]
 
 
+def test_deferred_work_leaves_the_answer_its_reader_a_moment_first():
+    # A reader on this machine, woken by the answer, may be queued on the loop's core: the
+    # loop idles for DEFERRED_WORK_DELAY before the deferred work, so the reader runs first.
+    handler = HttpHandler()
+    times: dict[str, float] = {}
+    chain = handler._middleware_chain
+
+    async def deferred():
+        times["deferred"] = asyncio.get_running_loop().time()
+
+    def spy(request):
+        http.after_response(deferred())
+        return chain(request)
+
+    handler._middleware_chain = spy
+
+    async def scenario():
+        loop = asyncio.get_running_loop()
+
+        async def receive():
+            return {"type": "http.request", "body": b""}
+
+        async def send(message):
+            if message["type"] == "http.response.body":
+                times["answered"] = loop.time()
+
+        await handler(http_scope("GET", "/healthz"), receive, send)
+        for _ in range(100):
+            if "deferred" in times:
+                break
+            await asyncio.sleep(0.01)
+
+    run(scenario)
+    assert http.DEFERRED_WORK_DELAY >= 0.001  # a whole pass of the loop: it blocks meanwhile
+    assert times["deferred"] - times["answered"] >= http.DEFERRED_WORK_DELAY * 0.9
+
+
 def test_outside_a_request_nothing_is_deferred():
     async def never():
         pass
