@@ -16,7 +16,6 @@ import contextvars
 import os
 import threading
 from collections.abc import Coroutine
-from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
 from django.core import signals
@@ -24,6 +23,8 @@ from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.http import HttpResponseBase
 from django.urls import set_script_prefix
+
+from hearts_site.workers import LastIdleFirstExecutor
 
 # Threads wait on the database (a row lock, SQLite's write lock) as much as they compute, so a
 # few more threads than cores keep a quick request from queueing behind a waiting one.
@@ -100,7 +101,7 @@ class HttpHandler(ASGIHandler):
 
     def __init__(self) -> None:
         super().__init__()
-        self.executor = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="http")
+        self.executor = LastIdleFirstExecutor(max_workers=WORKERS, thread_name_prefix="http")
 
     def load_middleware(self, is_async: bool = False) -> None:
         """Build the chain in sync mode: no middleware crosses to a thread on its own."""
