@@ -17,6 +17,7 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
+from functools import partial
 from typing import Any
 
 Task = tuple[Future, Callable[..., Any], tuple[Any, ...], dict[str, Any]]
@@ -62,29 +63,36 @@ class LastIdleFirstExecutor(Executor):
 
     def _work(self) -> None:
         worker = _Worker()
+        deliver: Callable[[], None] | None = None
         while True:
             with self._lock:
-                if self._tasks:
-                    task = self._tasks.popleft()
-                elif self._shutdown:
-                    return
-                else:
+                task = self._tasks.popleft() if self._tasks else None
+                stopping = task is None and self._shutdown
+                if task is None and not stopping:
                     self._idle.append(worker)
-                    task = None
+            # The last task's caller hears of its end only now, with this thread already
+            # listed as idle: a caller that submits its next task at once finds it there.
+            if deliver is not None:
+                deliver()
+                deliver = None
+            if stopping:
+                return
             if task is None:
-                worker.wake.acquire()
+                worker.wake.acquire()  # another thread may take the task first: look again
                 continue
-            future, fn, args, kwargs = task
-            if not future.set_running_or_notify_cancel():
-                continue
-            try:
-                result = fn(*args, **kwargs)
-            except BaseException as error:  # handed to whoever waits on the future
-                future.set_exception(error)
-                del error
-            else:
-                future.set_result(result)
-            del task, future, fn, args, kwargs
+            deliver = self._run(task)
+
+    @staticmethod
+    def _run(task: Task) -> Callable[[], None]:
+        """Run a task; return what hands its outcome to the future."""
+        future, fn, args, kwargs = task
+        if not future.set_running_or_notify_cancel():
+            return lambda: None  # cancelled while it waited
+        try:
+            result = fn(*args, **kwargs)
+        except BaseException as error:  # handed to whoever waits on the future
+            return partial(future.set_exception, error)
+        return partial(future.set_result, result)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         with self._lock:
