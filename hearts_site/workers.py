@@ -40,7 +40,7 @@ class LastIdleFirstExecutor(Executor):
         self._lock = threading.Lock()
         self._tasks: deque[Task] = deque()
         self._idle: list[_Worker] = []  # a stack: the last to go idle is the first woken
-        self._started = 0
+        self._threads: list[threading.Thread] = []
         self._shutdown = False
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
@@ -51,13 +51,13 @@ class LastIdleFirstExecutor(Executor):
             self._tasks.append((future, fn, args, kwargs))
             if self._idle:
                 self._idle.pop().wake.release()
-            elif self._started < self._max_workers:
-                self._started += 1
+            elif len(self._threads) < self._max_workers:
                 thread = threading.Thread(
                     target=self._work,
-                    name=f"{self._prefix}_{self._started - 1}",
+                    name=f"{self._prefix}_{len(self._threads)}",
                     daemon=True,  # as the server's process ends, nothing of a request is kept
                 )
+                self._threads.append(thread)
                 thread.start()
         return future
 
@@ -103,3 +103,7 @@ class LastIdleFirstExecutor(Executor):
             idle, self._idle = self._idle, []
         for worker in idle:
             worker.wake.release()
+        if wait:  # each thread ends once no task is left for it
+            for thread in self._threads:
+                if thread is not threading.current_thread():
+                    thread.join()

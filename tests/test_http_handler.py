@@ -5,21 +5,16 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from asgiref.sync import async_to_sync, iscoroutinefunction, sync_to_async
+from asgiref.sync import iscoroutinefunction, sync_to_async
 from asgiref.testing import ApplicationCommunicator
 from django.core.cache import caches
 
 from games.live import match_group, relay, user_group
 from hearts_site import http
 from hearts_site.http import HttpHandler
+from tests.async_helpers import run_async
 
 TIMEOUT = 5
-
-
-def run(scenario):
-    """Run an async scenario on a thread of its own (a browser test may hold a running loop)."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(async_to_sync(scenario)).result()
 
 
 def http_scope(method: str, path: str) -> dict:
@@ -63,7 +58,7 @@ def test_a_request_goes_through_every_middleware_and_the_view():
     async def scenario():
         return await fetch(HttpHandler(), "GET", "/healthz")
 
-    response = run(scenario)
+    response = run_async(scenario)
     assert response["status"] == 200
     assert response["body"] == b"ok"
     headers = headers_of(response)
@@ -81,7 +76,7 @@ def test_a_static_file_is_streamed_whole(settings):
     async def scenario():
         return await fetch(HttpHandler(), "GET", "/static/games/site.css")
 
-    response = run(scenario)
+    response = run_async(scenario)
     assert response["status"] == 200
     assert headers_of(response)["content-type"].startswith("text/css")
     assert b".playing-card" in response["body"]
@@ -91,7 +86,7 @@ def test_a_refused_post_is_answered_by_the_chain_not_the_server():
     async def scenario():
         return await fetch(HttpHandler(), "POST", "/matches/1/play/", b"card=QS")
 
-    response = run(scenario)
+    response = run_async(scenario)
     assert response["status"] == 403  # no CSRF token: refused before the view
 
 
@@ -110,7 +105,7 @@ def test_it_runs_each_request_in_its_pool_not_the_event_loop():
         for _ in range(3):
             await fetch(handler, "GET", "/healthz")
 
-    run(scenario)
+    run_async(scenario)
     assert len(seen) == 3 and all(name.startswith("http") for name in seen), seen
 
 
@@ -131,7 +126,7 @@ def test_a_worker_thread_keeps_its_cache_client_from_one_request_to_the_next():
         for _ in range(2):
             await fetch(handler, "GET", "/healthz")
 
-    run(scenario)
+    run_async(scenario)
     assert len(clients) == 2 and clients[0] is clients[1]
 
 
@@ -165,7 +160,7 @@ def test_a_live_event_is_handed_to_the_serving_loop_without_waiting(monkeypatch)
                 break
             await asyncio.sleep(0.01)
 
-    run(scenario)
+    run_async(scenario)
     assert [(group, returned_first) for group, _, returned_first in sent] == [
         (match_group(41), True),
         (user_group(5), True),
@@ -243,7 +238,7 @@ def test_what_a_request_defers_runs_once_its_response_is_sent():
                 break
             await asyncio.sleep(0.01)
 
-    run(scenario)
+    run_async(scenario)
     assert handed == [True]
     assert events == ["view returned", "http.response.start", "http.response.body", "deferred"]
 
@@ -280,7 +275,7 @@ def test_deferred_work_leaves_the_answer_its_reader_a_moment_first():
                 break
             await asyncio.sleep(0.01)
 
-    run(scenario)
+    run_async(scenario)
     assert http.DEFERRED_WORK_DELAY >= 0.001  # a whole pass of the loop: it blocks meanwhile
     assert times["deferred"] - times["answered"] >= http.DEFERRED_WORK_DELAY * 0.9
 
@@ -313,7 +308,7 @@ def test_a_move_committed_in_a_request_is_relayed_after_its_answer(layer_sends):
                 break
             await asyncio.sleep(0.01)
 
-    run(scenario)
+    run_async(scenario)
     assert events == [
         "http.response.start", "http.response.body", match_group(9), user_group(4),
     ]  # fmt: skip

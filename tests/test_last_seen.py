@@ -1,10 +1,9 @@
 """A player's last visit is recorded cheaply: at most one write a minute, sync or async."""
 
-from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
-from asgiref.sync import async_to_sync, iscoroutinefunction
+from asgiref.sync import iscoroutinefunction
 from django.db import connection
 from django.test import AsyncClient
 from django.test.utils import CaptureQueriesContext
@@ -12,6 +11,7 @@ from django.urls import reverse
 
 from games.notifications import seen
 from games.notifications.seen import LastSeenMiddleware
+from tests.async_helpers import run_async
 from tests.live_helpers import connect
 from tests.notify_helpers import settings_of
 
@@ -77,12 +77,6 @@ def test_the_middleware_serves_sync_and_async_stacks_without_an_adapter():
     assert not iscoroutinefunction(LastSeenMiddleware(lambda request: None))
 
 
-def in_a_thread(scenario):
-    """Run an async scenario on a thread of its own (a browser test's loop may hold this one)."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(async_to_sync(scenario)).result()
-
-
 @pytest.mark.django_db(transaction=True)
 def test_an_async_request_records_the_time(clock, alice):
     client = AsyncClient()
@@ -93,7 +87,7 @@ def test_an_async_request_records_the_time(clock, alice):
         clock.advance(seconds=10)
         await client.get(reverse("home"))
 
-    in_a_thread(visit_twice)
+    run_async(visit_twice)
     assert settings_of(alice).last_seen == clock.now() - timedelta(seconds=10)
 
 
@@ -104,7 +98,7 @@ def test_opening_the_live_socket_counts_as_being_seen(clock, alice):
         assert connected
         await communicator.disconnect()
 
-    in_a_thread(open_a_page)
+    run_async(open_a_page)
     assert settings_of(alice).last_seen == clock.now()
 
 

@@ -1,16 +1,15 @@
 """The live socket: who may connect, which matches they may follow, and what a move sends them."""
 
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.contrib.auth.models import AnonymousUser
 
 from games import access, services
 from games.live import match_group
+from tests.async_helpers import run_async
 from tests.factories import make_match
 from tests.live_helpers import card_text_in, connect, receive_until
 from tests.live_setup import mid_trick, passing
@@ -33,23 +32,13 @@ def without_sent(event: dict, since: float = 0.0) -> dict:
     return event
 
 
-def run(scenario):
-    """Run an async scenario to its end, on a thread of its own.
-
-    The browser tests' Playwright keeps an event loop running in the main thread for the rest
-    of the session, and async_to_sync refuses to start where a loop is running.
-    """
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(async_to_sync(scenario)).result()
-
-
 def test_an_anonymous_connection_is_refused():
     async def scenario():
         communicator, connected = await connect()
         assert not connected
         await communicator.disconnect()
 
-    run(scenario)
+    run_async(scenario)
 
 
 def test_a_signed_in_player_may_follow_a_match_they_do_not_play_in(alice, make_user):
@@ -70,7 +59,7 @@ def test_a_signed_in_player_may_follow_a_match_they_do_not_play_in(alice, make_u
         }
         await communicator.disconnect()
 
-    run(scenario)
+    run_async(scenario)
 
 
 def test_an_unknown_match_is_refused_and_its_events_never_arrive(alice):
@@ -84,7 +73,7 @@ def test_an_unknown_match_is_refused_and_its_events_never_arrive(alice):
         assert await communicator.receive_nothing(timeout=0.3)
         await communicator.disconnect()
 
-    run(scenario)
+    run_async(scenario)
 
 
 def test_an_event_without_a_sent_time_still_reaches_the_page(alice):
@@ -100,7 +89,7 @@ def test_an_event_without_a_sent_time_still_reaches_the_page(alice):
         assert await communicator.receive_json_from() == {**event, "to_act": []}
         await communicator.disconnect()
 
-    run(scenario)
+    run_async(scenario)
 
 
 def test_only_signed_in_users_may_view_a_match(alice):
@@ -122,7 +111,7 @@ def test_a_malformed_message_is_answered_and_the_socket_stays_open(alice, messag
         assert (await communicator.receive_json_from())["type"] == "following"
         await communicator.disconnect()
 
-    run(scenario)
+    run_async(scenario)
 
 
 def test_a_card_reaches_the_followers_and_tells_the_next_player_it_is_their_turn(
@@ -160,7 +149,7 @@ def test_a_card_reaches_the_followers_and_tells_the_next_player_it_is_their_turn
         for communicator in (watcher, player, mover):
             await communicator.disconnect()
 
-    run(scenario)
+    run_async(scenario)
 
 
 def test_a_player_still_to_pass_is_not_told_again_when_another_passes(alice, bob):
@@ -172,7 +161,7 @@ def test_a_player_still_to_pass_is_not_told_again_when_another_passes(alice, bob
         assert await communicator.receive_nothing(timeout=0.3)
         await communicator.disconnect()
 
-    run(scenario)
+    run_async(scenario)
 
 
 def test_no_event_carries_any_card(alice, bob):
@@ -199,7 +188,7 @@ def test_no_event_carries_any_card(alice, bob):
         for communicator in sockets.values():
             await communicator.disconnect()
 
-    run(scenario)
+    run_async(scenario)
 
 
 def _person_to_act(match) -> int:
@@ -232,7 +221,7 @@ def test_following_another_match_leaves_the_first(alice, bob):
         }
         await communicator.disconnect()
 
-    run(scenario)
+    run_async(scenario)
 
 
 def test_a_refused_move_sends_nothing(alice):
@@ -249,7 +238,7 @@ def test_a_refused_move_sends_nothing(alice):
         assert await communicator.receive_nothing(timeout=0.3)
         await communicator.disconnect()
 
-    run(scenario)
+    run_async(scenario)
 
 
 def test_following_after_a_change_answers_with_the_newer_version(alice):
@@ -264,7 +253,7 @@ def test_following_after_a_change_answers_with_the_newer_version(alice):
         assert answer["version"] == after.version > rendered
         await communicator.disconnect()
 
-    run(scenario)
+    run_async(scenario)
 
 
 def test_a_channel_layer_that_fails_does_not_undo_the_move(alice, monkeypatch, caplog):

@@ -1,22 +1,14 @@
 """Seated players hear where to go on their live socket, on whatever page they are."""
 
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
-from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 
 from games.services import tournaments as tours
+from tests.async_helpers import run_async
 from tests.live_helpers import card_text_in, connect, receive_until
 from tests.tournament_helpers import enter, make_players, make_tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def run(scenario):
-    """Run an async scenario on a thread of its own (a browser test may hold the main loop)."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(async_to_sync(scenario)).result()
 
 
 def test_seating_and_starting_a_round_tell_each_player_where_to_go(make_user):
@@ -47,4 +39,4 @@ def test_seating_and_starting_a_round_tell_each_player_where_to_go(make_user):
         assert all(card_text_in(event) == [] for event in [seated, *events])
         await communicator.disconnect()
 
-    run(scenario)
+    run_async(scenario)
