@@ -298,6 +298,42 @@ def test_a_finished_match_refuses_moves(alice_client, alice):
     assert response.status_code == 409
     assert "This match is over" in response.text
     assert_unchanged(match, version, actions)
+    # A tab left open on the table learns from the refusal that the match is over.
+    assert_heading_says_finished(response.text)
+
+
+def heading_region(html: str) -> str:
+    return html.split('<header id="match-head"')[1].split("</header>")[0]
+
+
+def assert_heading_says_finished(html: str) -> None:
+    """The answer swaps the heading in, saying "Finished", and empties the resign form."""
+    heading = heading_region(html)
+    assert 'hx-swap-oob="true"' in heading and ">Finished</span>" in heading
+    leave = html.split('<div id="leave-match"')[1].split("</div>")[0]
+    assert 'hx-swap-oob="true"' in leave and "Resign" not in leave
+
+
+def test_the_card_that_ends_the_match_swaps_in_its_heading_and_drops_the_resign_form(
+    alice_client, alice
+):
+    match = make_match(alice, hands=1)
+    page = alice_client.get(match.get_absolute_url()).text
+    assert ">In play</span>" in heading_region(page) and "Resign and let a bot" in page
+    responses = [response for _, response in play_to_the_end({0: alice_client}, match, htmx=True)]
+    match.refresh_from_db()
+    assert match.status == "finished"
+    assert_heading_says_finished(responses[-1].text)
+    # While the match goes on, the answers leave the heading alone.
+    assert not any('id="match-head"' in response.text for response in responses[:-1])
+
+
+def test_a_page_catching_up_on_a_finished_match_gets_its_heading(alice_client, alice):
+    match = make_match(alice, hands=1)
+    list(play_to_the_end({0: alice_client}, match, htmx=True))
+    response = alice_client.get(match.get_absolute_url(), **HTMX)
+    assert response.status_code == 200
+    assert_heading_says_finished(response.text)
 
 
 def test_anonymous_posts_are_sent_to_log_in(client, alice):

@@ -12,6 +12,7 @@ from django.urls import reverse, set_script_prefix
 from games import engine, presenters
 from games.models import Action, Hand, MatchStatus
 from games.presenters.table import announcement
+from games.templatetags import match_regions
 from games.templatetags.match_regions import match_url
 from tests.factories import HTMX, make_match, next_move, play_to_the_end, state_of
 
@@ -339,29 +340,40 @@ def test_a_finished_match_names_the_winner(alice_client, alice):
     assert "1st" in html
 
 
-def test_co_winners_share_the_win(alice):
-    def place(position: int, name: str, rank: int) -> presenters.Place:
-        return presenters.Place(
-            position=position,
-            name=name,
-            is_you=False,
-            is_bot=True,
-            is_empty=False,
-            total=10,
-            cards_left=0,
-            to_act=False,
-            passed=False,
-            played=None,
-            rank=rank,
-            cos=0.0,
-            sin=1.0,
-        )
+def place(position: int, name: str, rank: int, total: int = 10) -> presenters.Place:
+    """A bot's seat at a finished table, as the presenters describe it."""
+    return presenters.Place(
+        position=position,
+        name=name,
+        is_you=False,
+        is_bot=True,
+        is_empty=False,
+        total=total,
+        cards_left=0,
+        to_act=False,
+        passed=False,
+        played=None,
+        rank=rank,
+        cos=0.0,
+        sin=1.0,
+    )
 
+
+def test_co_winners_share_the_win(alice):
     match = make_match(alice, start=False)
     match.status = MatchStatus.FINISHED
     places = [place(0, "Ada", 1), place(1, "Basil", 2), place(2, "Cleo", 1)]
     result = presenters.result_of(match, places)
     assert result["headline"] == "Ada and Cleo share the win."
+
+
+def test_the_standings_say_one_point_and_several_points(alice):
+    match = make_match(alice, start=False)
+    match.status = MatchStatus.FINISHED
+    places = [place(0, "Ada", 1, total=1), place(1, "Basil", 2, total=0), place(2, "Cleo", 3, 2)]
+    html = match_regions._result({"match": match, "result": presenters.result_of(match, places)})
+    totals = re.findall(r'<span class="standing-total">([^<]*)</span>', html)
+    assert totals == ["1 point", "0 points", "2 points"]
 
 
 def test_htmx_asking_for_the_page_gets_every_region_out_of_band(alice_client, alice):

@@ -60,6 +60,9 @@ def test_finished_matches_show_the_players_rank(alice_client, alice):
     Seat.objects.filter(pk=seat.pk).update(rank=3)  # the sentence ends as well without a win
     finished = section(alice_client.get("/").text, "finished")
     assert f"You finished 3rd of 4 with {seat.final_total} points.</p>" in finished
+    Seat.objects.filter(pk=seat.pk).update(final_total=1)
+    finished = section(alice_client.get("/").text, "finished")
+    assert "You finished 3rd of 4 with 1 point.</p>" in finished
 
 
 def test_open_matches_the_player_sits_in_come_last(alice_client, alice):

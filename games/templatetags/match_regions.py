@@ -235,7 +235,7 @@ def _result(context) -> str:
         f"<li{_class('is-winner' if place.rank == 1 else '')}>"
         f'<span class="rank">{ordinal(place.rank)}</span> {escape(place.name)}'
         f"{' (you)' if place.is_you else ''} "
-        f'<span class="standing-total">{place.total} points</span></li>'
+        f'<span class="standing-total">{place.total} point{pluralize(place.total)}</span></li>'
         for place in result["standings"]
     )
     return (

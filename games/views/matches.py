@@ -37,6 +37,8 @@ from games.services import kept_tables
 from games.templatetags.match_regions import REGIONS
 
 TEMPLATE = "games/match.html"
+# Regions that change only when a match ends: its heading (the status) and the resign form.
+ENDED_REGIONS = ("head", "leave")
 BAD_INPUT = 400
 NOTHING_NEW = 204
 # Names the version an answer's regions show, so a live page knows what it has caught up to.
@@ -99,6 +101,10 @@ def _regions(
     The regions need nothing from the request (no context processor's values, and no CSRF
     field: see `form_csrf`), so they are rendered from the match's context alone.
     """
+    if context["match"].status in (MatchStatus.FINISHED, MatchStatus.ABANDONED):
+        # An answer showing the match over can be the first the page hears of it (the last
+        # card's own answer, say): the heading and the resign form must not say "in play".
+        also = (*also, *ENDED_REGIONS)
     values = Context(context)  # read, never written: each region pushes what it adds
     parts = []
     if main:

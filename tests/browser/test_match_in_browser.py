@@ -93,6 +93,39 @@ def test_a_player_passes_and_plays_a_hand_against_three_bots(page, screenshot, m
     screenshot(page, "8-phone-your-turn")
 
 
+def test_the_last_card_of_a_match_shows_it_finished_without_reloading(page, screenshot, make_user):
+    make_user("ugo", "Ugo")
+    log_in(page, "ugo")
+    page.get_by_role("link", name="Lobby", exact=True).click()
+    page.get_by_label("Fixed number of hands").fill("1")
+    page.get_by_label("Seats filled by bots").fill("3")
+    page.get_by_role("button", name="Create the match").click()
+    hand = page.locator("#hand")
+    for words in cards_named(page, "#hand .pass-choice label")[:3]:
+        hand.get_by_role("checkbox", name=words, exact=True).check()
+    page.get_by_role("button", name="Pass these three cards").click()
+    expect(hand.locator(".pass-record")).to_be_visible()
+    status = page.locator("#match-head .match-status")
+    expect(status).to_have_text("In play")
+    expect(page.get_by_text("Leave this match")).to_be_visible()
+    # Marks this document: a reload would make a new one, without it.
+    page.evaluate("window.sameDocument = true")
+    for _ in range(14):
+        if hand.locator(".moon-form").count():
+            hand.get_by_role("button", name="Subtract 26 from my score").click()
+        legal = cards_named(page, "#hand button.playing-card:not([disabled])")
+        if not legal:
+            break
+        card = hand.get_by_role("button", name=legal[0], exact=True)
+        with page.expect_response(lambda r: "/play/" in r.url):
+            card.click()
+        expect(card).to_have_count(0)  # htmx has swapped the new hand in
+    expect(status).to_have_text("Finished")
+    expect(page.get_by_text("Leave this match")).to_have_count(0)
+    assert page.evaluate("window.sameDocument === true"), "the page was swapped, not reloaded"
+    screenshot(page, "match-over")
+
+
 def test_an_illegal_card_cannot_be_clicked_and_says_why(page, screenshot, make_user):
     make_user("sam", "Sam")
     log_in(page, "sam")
