@@ -5,7 +5,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from django.contrib.auth import get_user_model
 from django.db import connections
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from games import engine, services
 from games.models import Match
@@ -31,6 +31,21 @@ def cards_named(page: Page, selector: str) -> list[str]:
 
 def row_for_hand_one(page: Page):
     return page.locator("#scores").get_by_role("rowheader", name="1", exact=True)
+
+
+def past_the_pass_against_three_bots(page: Page, hands: int = 0) -> Locator:
+    """Create a match against three bots from the lobby, pass its first three cards, and
+    return the hand. `hands`: a fixed number of hands, or 0 to play to the target score."""
+    page.get_by_role("link", name="Lobby", exact=True).click()
+    page.get_by_label("Fixed number of hands").fill(str(hands))
+    page.get_by_label("Seats filled by bots").fill("3")
+    page.get_by_role("button", name="Create the match").click()
+    hand = page.locator("#hand")
+    for words in cards_named(page, "#hand .pass-choice label")[:3]:
+        hand.get_by_role("checkbox", name=words, exact=True).check()
+    page.get_by_role("button", name="Pass these three cards").click()
+    expect(hand.locator(".pass-record")).to_be_visible()
+    return hand
 
 
 def test_a_player_passes_and_plays_a_hand_against_three_bots(page, screenshot, make_user):
@@ -96,15 +111,7 @@ def test_a_player_passes_and_plays_a_hand_against_three_bots(page, screenshot, m
 def test_the_last_card_of_a_match_shows_it_finished_without_reloading(page, screenshot, make_user):
     make_user("ugo", "Ugo")
     log_in(page, "ugo")
-    page.get_by_role("link", name="Lobby", exact=True).click()
-    page.get_by_label("Fixed number of hands").fill("1")
-    page.get_by_label("Seats filled by bots").fill("3")
-    page.get_by_role("button", name="Create the match").click()
-    hand = page.locator("#hand")
-    for words in cards_named(page, "#hand .pass-choice label")[:3]:
-        hand.get_by_role("checkbox", name=words, exact=True).check()
-    page.get_by_role("button", name="Pass these three cards").click()
-    expect(hand.locator(".pass-record")).to_be_visible()
+    hand = past_the_pass_against_three_bots(page, hands=1)
     status = page.locator("#match-head .match-status")
     expect(status).to_have_text("In play")
     expect(page.get_by_text("Leave this match")).to_be_visible()
@@ -129,14 +136,7 @@ def test_the_last_card_of_a_match_shows_it_finished_without_reloading(page, scre
 def test_an_illegal_card_cannot_be_clicked_and_says_why(page, screenshot, make_user):
     make_user("sam", "Sam")
     log_in(page, "sam")
-    page.get_by_role("link", name="Lobby", exact=True).click()
-    page.get_by_label("Seats filled by bots").fill("3")
-    page.get_by_role("button", name="Create the match").click()
-    hand = page.locator("#hand")
-    for words in cards_named(page, "#hand .pass-choice label")[:3]:
-        hand.get_by_role("checkbox", name=words, exact=True).check()
-    page.get_by_role("button", name="Pass these three cards").click()
-    expect(page.locator("#hand .pass-record")).to_be_visible()
+    past_the_pass_against_three_bots(page)
     disabled = page.locator("#hand button.playing-card[disabled]")
     if disabled.count():
         describedby = disabled.first.get_attribute("aria-describedby")
