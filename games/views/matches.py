@@ -101,7 +101,7 @@ def _regions(
     The regions need nothing from the request (no context processor's values, and no CSRF
     field: see `form_csrf`), so they are rendered from the match's context alone.
     """
-    if context["match"].status in (MatchStatus.FINISHED, MatchStatus.ABANDONED):
+    if context["match"].is_over:
         # An answer showing the match over can be the first the page hears of it (the last
         # card's own answer, say): the heading and the resign form must not say "in play".
         also = (*also, *ENDED_REGIONS)
