@@ -1,20 +1,66 @@
-"""Who may look at a match: one rule for the match page and the live socket alike."""
+"""Who may look at a match, and how much of it: one rule for every route that shows one.
 
-from games.models import Match
+Two questions, asked by the match page and its partials, the score sheet, the live socket and
+the tournament pages alike:
+
+- `may_view`: may this person look at the match at all? A private match is for its seated
+  players and staff only (people holding its invite see it through the invite page, before it
+  starts); to anyone else it does not exist (404, a refused follow).
+- `is_sealed`: must the cards of this match stay hidden from this person? A tournament table
+  that shares its deals with other tables of its round (duplicate deals) is sealed to everyone
+  but staff and its own players until the round is closed: a spectator who plays, or will play,
+  the same deals at another table would otherwise learn what their opponents hold. A sealed
+  table shows its seats, totals and status only.
+"""
+
+from __future__ import annotations
+
+from games.models import Match, RoundStatus, Seat, Table
 
 
-def may_view(user, match: Match) -> bool:
-    """Say whether the user may watch this match.
+def holds_seat(user, match: Match, seats: list[Seat] | None = None) -> bool:
+    """Say whether the user holds (or held, before resigning) a seat in the match."""
+    if user is None or not user.is_authenticated:
+        return False
+    if seats is not None:
+        return any(seat.is_held_by(user) for seat in seats)
+    return Seat.objects.filter(match=match, user_id=user.pk).exists()
 
-    Any signed-in player may: a private match is only kept out of the lobby, and the table
-    never shows a hand to anyone but its own seat.
-    """
-    return bool(user and user.is_authenticated)
+
+def may_view(user, match: Match, seats: list[Seat] | None = None) -> bool:
+    """Say whether the user may look at this match (its page, score sheet and live updates)."""
+    if user is None or not user.is_authenticated:
+        return False
+    if not match.is_private or user.is_staff:
+        return True
+    return holds_seat(user, match, seats)
 
 
 def viewable_match(user, pk: int) -> Match | None:
-    """Return the match with this id if it exists and the user may watch it, else None."""
+    """Return the match with this id if it exists and the user may look at it, else None."""
     match = Match.objects.filter(pk=pk).first()
     if match is None or not may_view(user, match):
         return None
     return match
+
+
+def shares_deals(table: Table) -> bool:
+    """Say whether another table of the same round plays this table's deals, round still open.
+
+    Until the round is closed, some table of the group may still be playing a deal this one
+    has finished, so its cards are not for spectators' eyes.
+    """
+    if not table.deal_group or table.round.status == RoundStatus.CLOSED:
+        return False
+    others = Table.objects.filter(round_id=table.round_id, deal_group=table.deal_group)
+    return others.exclude(pk=table.pk).exists()
+
+
+def is_sealed(user, match: Match, seats: list[Seat] | None = None) -> bool:
+    """Say whether the match's cards must stay hidden from this user (see the module)."""
+    if user is not None and user.is_staff:
+        return False
+    if match.pk is None or holds_seat(user, match, seats):
+        return False  # its own players see their table as R6.3 says
+    table = Table.objects.select_related("round").filter(match_id=match.pk).first()
+    return table is not None and shares_deals(table)

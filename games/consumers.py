@@ -6,7 +6,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games import clock
-from games.access import viewable_match
+from games.access import is_sealed, viewable_match
 from games.live import match_group, user_group
 from games.models import Match, Seat
 from games.notifications import seen
@@ -17,9 +17,16 @@ NOTICE_FIELDS = ("type", "match", "version", "sent")
 
 
 @database_sync_to_async
-def _may_follow(user, match_id: int) -> bool:
-    """Say whether the match exists and the user may watch it."""
-    return viewable_match(user, match_id) is not None
+def _may_follow(user, match_id: int) -> tuple[bool, bool]:
+    """Say whether the match exists and the user may watch it, and whether it is sealed to them.
+
+    A sealed table's frames name nobody to act: on a first trick that names the holder of
+    the 2♣, a card the same seat holds at the other tables of its deals (`games.access`).
+    """
+    match = viewable_match(user, match_id)
+    if match is None:
+        return False, False
+    return True, is_sealed(user, match)
 
 
 @database_sync_to_async
@@ -61,7 +68,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         if not isinstance(match_id, int) or isinstance(match_id, bool):
             await self.send_json({"type": "error", "error": 'Send {"follow": <match id>}.'})
             return
-        if not await _may_follow(self.scope["user"], match_id):
+        allowed, sealed = await _may_follow(self.scope["user"], match_id)
+        if not allowed:
             await self.send_json(
                 {"type": "error", "follow": match_id, "error": "There is no such match."}
             )
@@ -71,10 +79,17 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             # A page shows one match: following another one leaves the first.
             await self.channel_layer.group_discard(self.followed, self.channel_name)
         self.followed = group
+        self.sealed = sealed
         await self.channel_layer.group_add(group, self.channel_name)
         # Read after joining, so no change falls between this answer and the first event: a
         # page rendered (or reconnected) before it compares versions and catches up.
-        await self.send_json({"type": "following", **await _current(match_id)})
+        await self.send_json(self._shown({"type": "following", **await _current(match_id)}))
+
+    def _shown(self, frame: dict) -> dict:
+        """Return a frame about the followed match as this page may see it."""
+        if getattr(self, "sealed", False):
+            frame["to_act"] = []
+        return frame
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
         # A malformed frame is answered, not allowed to close the socket with a traceback.
@@ -86,7 +101,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     async def match_updated(self, event: dict) -> None:
         """Pass a change of the followed match on to the page."""
-        await self.send_json({key: event[key] for key in UPDATE_FIELDS if key in event})
+        frame = {key: event[key] for key in UPDATE_FIELDS if key in event}
+        await self.send_json(self._shown(frame))
 
     async def turn_notify(self, event: dict) -> None:
         """Tell the page that its user must act in a match."""

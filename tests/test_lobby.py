@@ -245,13 +245,15 @@ def test_the_invite_link_joins_a_private_match_after_login(client, alice, bob):
 
 
 def test_a_private_match_cannot_be_joined_without_its_code(alice, bob):
+    """To anyone without its invite, a private match does not exist: 404, code never shown."""
     match = make_match(alice, start=False, private=True)
     client = client_for(bob)
-    page = client.get(match.get_absolute_url()).text
-    assert "join it through its invite link" in page
-    assert match.invite_code not in page
+    response = client.get(match.get_absolute_url())
+    assert response.status_code == 404
+    assert match.invite_code not in response.text
     response = client.post(reverse("join_match", args=[match.pk]), {"invite_code": "guess"})
-    assert response.status_code == 403
+    assert response.status_code == 404
+    assert match.invite_code not in response.text
     assert not Seat.objects.filter(match=match, user=bob).exists()
 
 

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from django.utils.functional import SimpleLazyObject
 
 from games import engine
+from games.access import is_sealed
 from games.models import Match, MoonOption, Seat
 
 from .hand import hand_cards, pass_info
@@ -19,9 +20,15 @@ from .table import (
     load_seats,
     places,
     result_of,
+    sealed_view,
     viewer_seat,
 )
 from .tricks import last_trick
+
+SEALED_WORDS = (
+    "Other tables of this round are playing the same deals: the cards played here stay hidden "
+    "from spectators until the round is closed."
+)
 
 
 def match_context(
@@ -36,6 +43,10 @@ def match_context(
     seats = seats if seats is not None else load_seats(match)
     seat = viewer_seat(seats, user)
     view = engine_view(match, seat)
+    # A spectator of a table whose deals other tables are still playing sees no card.
+    sealed = seat is None and view is not None and is_sealed(user, match, seats)
+    if sealed:
+        view = sealed_view(view)  # type: ignore[arg-type]
     around = places(seats, seat, view)
     by_pos = {p.position: p for p in around}
     me = by_pos[seat.position] if seat else None
@@ -53,12 +64,13 @@ def match_context(
         "view": view,
         "phase": view.phase if view else None,
         "trick": [Play(by_pos[p.seat], p.card) for p in view.trick] if view else [],
-        "last_trick": last_trick(match, view, by_pos),
+        "last_trick": None if sealed else last_trick(match, view, by_pos),
         "last_hand": summary,
         "result": result,
         # Built only if a template shows it: most moves do not redraw the score sheet.
         "sheet": SimpleLazyObject(lambda: score_sheet(match, around, lines)),
-        "announcement": announcement(view, by_pos, me, summary, result),
+        "announcement": SEALED_WORDS if sealed else announcement(view, by_pos, me, summary, result),
+        "sealed": sealed,
         "error": error,
         "hand_cards": [],
         "reasons": [],

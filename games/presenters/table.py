@@ -6,6 +6,7 @@ anyone else (R6.3): no other seat's hand or pass ever reaches a template.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -69,6 +70,37 @@ def engine_view(match: Match, seat: Seat | None) -> engine.PublicView | None:
     # A match just changed by a service carries its engine state; others are parsed.
     state = getattr(match, "engine_state", None) or engine.Match.from_snapshot(match.snapshot)
     return state.view(seat.position) if seat is not None else state.public_view()
+
+
+# The phase a sealed table shows for a match in play: no engine phase, so nothing about the
+# hand in progress (who leads, who shot the moon) is drawn.
+SEALED = "sealed"
+
+
+def sealed_view(view: engine.PublicView) -> engine.PublicView:
+    """Return the spectator's view of a sealed table: seats, totals and status, no card.
+
+    Everything that comes from the cards goes: the tricks, who is to act (on the first trick
+    it names the holder of the 2♣), how many cards each seat holds (it tells who led), the
+    points taken, the score sheet's hands and the hand's record. See `games.access.is_sealed`.
+    """
+    n = view.players
+    return dataclasses.replace(
+        view,
+        phase=view.phase if view.is_finished else SEALED,
+        to_act=(),
+        has_passed=(False,) * n,
+        hand_counts=(0,) * n,
+        leader=None,
+        trick=(),
+        tricks=(),
+        first_trick=False,
+        hearts_broken=False,
+        points_taken=(0,) * n,
+        sheet=(),
+        shooter=None,
+        record=None,
+    )
 
 
 def places(seats: Sequence[Seat], me: Seat | None, view: engine.PublicView | None) -> list[Place]:

@@ -7,7 +7,16 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch
 
-from games.models import Match, MatchStatus, Round, Seat, Table, TableSeat, Tournament
+from games.models import (
+    Match,
+    MatchStatus,
+    Round,
+    RoundStatus,
+    Seat,
+    Table,
+    TableSeat,
+    Tournament,
+)
 from games.services.tournaments import standings_of
 from games.services.tournaments.common import Line
 from games.tournaments.standings import TIE_BREAKS
@@ -31,8 +40,12 @@ class RoundLine:
     tables: tuple[TableLine, ...]
 
 
-def table_status(match: Match | None, seats: list[Seat]) -> str:
-    """Say where a table's match stands: not started, who is to act, or who won."""
+def table_status(match: Match | None, seats: list[Seat], *, sealed: bool = False) -> str:
+    """Say where a table's match stands: not started, who is to act, or who won.
+
+    A sealed table (see `games.access.is_sealed`) does not say who is to act: on a first trick
+    that names the holder of the 2♣ in deals other tables are playing.
+    """
     if match is None:
         return "Not started"
     if match.status == MatchStatus.FINISHED:
@@ -41,13 +54,28 @@ def table_status(match: Match | None, seats: list[Seat]) -> str:
         return f"Finished, hand {match.hand_no}: won by {names}"
     if match.status == MatchStatus.ABANDONED:
         return "Abandoned"
+    if sealed:
+        return f"In play, hand {match.hand_no}"
     to_act = [s.name for s in seats if s.to_act]
     waiting = f"to act: {', '.join(to_act)}" if to_act else "bots to move"
     return f"In play, hand {match.hand_no}; {waiting}"
 
 
-def round_lines(tournament: Tournament) -> list[RoundLine]:
-    """Return every round with its tables, players and live status, in a few queries."""
+def _shared_groups(round_: Round, tables: list[Table]) -> set[str]:
+    """Return the deal groups of an open round that more than one of its tables plays."""
+    if round_.status == RoundStatus.CLOSED:
+        return set()
+    groups = [table.deal_group for table in tables if table.deal_group]
+    return {group for group in groups if groups.count(group) > 1}
+
+
+def round_lines(tournament: Tournament, viewer=None) -> list[RoundLine]:
+    """Return every round with its tables, players and live status, in a few queries.
+
+    Without a viewer (the admin's staff) every table says who is to act; for a viewer, only
+    the tables whose cards they may see (`games.access.is_sealed`).
+    """
+    sees_all = viewer is None or viewer.is_staff
     seats = Prefetch(
         "match__seats", queryset=Seat.objects.select_related("user__profile").order_by("position")
     )
@@ -64,14 +92,19 @@ def round_lines(tournament: Tournament) -> list[RoundLine]:
     lines = []
     for round_ in rounds:
         rows = []
-        for table in round_.tables.all():
+        tables = list(round_.tables.all())
+        shared = set() if sees_all else _shared_groups(round_, tables)
+        for table in tables:
             match_seats = list(table.match.seats.all()) if table.match else []
+            sealed = table.deal_group in shared and not any(
+                seat.is_held_by(viewer) for seat in match_seats
+            )
             rows.append(
                 TableLine(
                     table=table,
                     players=tuple(seat.entry.name for seat in table.seats.all()),
                     match=table.match,
-                    status=table_status(table.match, match_seats),
+                    status=table_status(table.match, match_seats, sealed=sealed),
                 )
             )
         lines.append(RoundLine(round_, tuple(rows)))
@@ -97,6 +130,6 @@ def tournament_context(tournament: Tournament, user) -> dict:
         "entries": [e for e in entries if not e.withdrawn],
         "withdrawn": [e for e in entries if e.withdrawn],
         "my_entry": mine if mine is not None and not mine.withdrawn else None,
-        "rounds": round_lines(tournament),
+        "rounds": round_lines(tournament, user),
         **standings_context(tournament),
     }

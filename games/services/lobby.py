@@ -85,7 +85,8 @@ def start_seated_match(
         match = Match.objects.create(
             created_by=creator,
             rules=rules.to_dict(),
-            is_private=True,  # a tournament table is reached from its tournament, not the lobby
+            # Watched from the tournament's page; it starts at once, so the lobby never lists it.
+            is_private=False,
             auto_play_forced=options.auto_play_forced,
             auto_finish=options.auto_finish,
             seed=seed,

@@ -118,10 +118,14 @@ def hand_region(context) -> SafeString:
             whose = "You have left this match; a bot plays your seat."
         else:
             whose = "You are watching this match."
-        body = (
-            '<h2 id="hand-heading">Watching</h2>'
-            f"<p>{whose} The cards in players' hands stay hidden.</p>"
-        )
+        hidden = "The cards in players' hands stay hidden."
+        if context.get("sealed"):
+            hidden = (
+                "Other tables of this round are playing the same deals, so every card played "
+                "here stays hidden until the round is closed."
+            )
+        body = f'<h2 id="hand-heading">Watching</h2><p>{whose} {hidden}</p>'
+
     elif match.status != MatchStatus.ACTIVE:
         result = context["result"]
         if result:
@@ -183,6 +187,8 @@ def _felt(context) -> str:
 def _felt_message(context) -> str:
     """What the empty felt says: who leads, which way cards pass, or that it is over."""
     phase, actor = context["phase"], context["actor"]
+    if context.get("sealed") and not context["result"]:
+        return "Cards hidden until the round closes"
     if phase == "passing":
         return f"Passing {escape(context['view'].pass_direction)}"
     if phase == "playing":

@@ -11,10 +11,9 @@ from functools import cache
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template import Context
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -46,11 +45,13 @@ VERSION_HEADER = "X-Match-Version"
 
 
 def _watched(request: HttpRequest, match: Match | None) -> Match:
-    """Return the match as read, or 404 if there is none, or 403 if this user may not watch it."""
-    if match is None:
+    """Return the match as read, or 404 if there is none or this user may not look at it.
+
+    A private match is a 404 to anyone but its players and staff, never a 403: its id alone
+    must not tell an outsider that it exists.
+    """
+    if match is None or not may_view(request.user, match):
         raise Http404("There is no such match.")
-    if not may_view(request.user, match):
-        raise PermissionDenied
     return match
 
 
@@ -150,7 +151,7 @@ def _act(
 ) -> HttpResponse:
     """Validate the form, call one service, then redirect or render the changed regions."""
     if not form.is_valid():
-        match = get_object_or_404(Match, pk=pk)
+        match = _viewable(request, pk)
         return _refused(request, match, first_error(form), BAD_INPUT, selected)
     try:
         return _answer(request, pk, lambda: action(form.cleaned_data), selected, done)
@@ -177,7 +178,8 @@ def _answer(
             except services.NotFound as refusal:
                 raise Http404(refusal.message) from None
             except services.ActionRefused as refusal:
-                match = get_object_or_404(Match, pk=pk)
+                # Refused to an outsider of a private match, the match does not exist.
+                match = _viewable(request, pk)
                 return _refused(request, match, refusal.message, refusal.status, selected)
             if not request.htmx or match.status == MatchStatus.OPEN:
                 response = redirect(match)
@@ -299,7 +301,7 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def leave(request: HttpRequest, pk: int) -> HttpResponse:
     """Give up a seat before the start; the creator leaving cancels the match."""
-    match = get_object_or_404(Match, pk=pk)
+    match = _viewable(request, pk)
     try:
         services.leave_match(request.user, pk)
     except services.ActionRefused as refusal:

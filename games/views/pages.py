@@ -3,11 +3,12 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services
+from games.access import holds_seat, may_view
 from games.forms import CreateMatchForm, JoinForm
 from games.models import Match, MatchStatus, Seat
 
@@ -95,8 +96,10 @@ def create_match(request: HttpRequest) -> HttpResponse:
 def invite(request: HttpRequest, code: str) -> HttpResponse:
     """Show a private (or public) match reached by its invite link, with a button to join."""
     match = get_object_or_404(Match, invite_code=code)
-    seated = match.seats.filter(user=request.user).exists()
-    if seated or match.status != MatchStatus.OPEN:
+    if match.status != MatchStatus.OPEN or holds_seat(request.user, match):
+        if not may_view(request.user, match):
+            # An invite opens a private match only until it starts.
+            raise Http404("This match has already started: its invite link no longer opens it.")
         return redirect(match)
     context = {
         "match": match,

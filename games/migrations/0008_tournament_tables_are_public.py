@@ -1,0 +1,18 @@
+"""Tournament tables are watched from their tournament's page: they are not private matches.
+
+They were marked private only to keep them out of the lobby, which lists open matches and so
+never showed them; private now means "its players and staff only" (games/access.py).
+"""
+
+from django.db import migrations
+
+
+def make_public(apps, schema_editor):
+    Match = apps.get_model("games", "Match")
+    Match.objects.filter(tournament_table__isnull=False).update(is_private=False)
+
+
+class Migration(migrations.Migration):
+    dependencies = [("games", "0007_expect_session")]
+
+    operations = [migrations.RunPython(make_public, migrations.RunPython.noop)]
