@@ -236,18 +236,37 @@ def test_a_stale_version_gets_409_and_the_current_table(alice_client, alice):
     assert_unchanged(match, match.version, actions)
 
 
-def test_a_stale_pass_keeps_the_cards_the_player_had_ticked(make_user, alice):
+def test_players_who_pass_on_the_table_they_loaded_are_all_applied(make_user, alice):
+    """Passing is simultaneous (R2): each pass made on the same table is applied."""
+    people = [alice] + [make_user(name, name.title()) for name in ("bob", "carol", "dave")]
+    match = make_match(alice, people=people[1:])
+    loaded = match.version
+    hands = {seat: state_of(match).view(seat).hand[:3] for seat in range(4)}
+    for seat, person in enumerate(people):
+        cards = [str(c) for c in hands[seat]]
+        response = client_for(person).post(
+            pass_url(match), {"version": loaded, "cards": cards}, **HTMX
+        )
+        assert response.status_code == 200, response.text
+    state = state_of(match)
+    assert state.phase == engine.PLAYING
+    assert all(state.view(seat).passed == tuple(sorted(hands[seat])) for seat in range(4))
+
+
+def test_a_second_pass_from_another_tab_is_refused_with_the_table_as_it_stands(make_user, alice):
+    """Her own pass changed her hand: that is a reason to refuse, unlike another seat's."""
     bob = make_user("bob", "Bob")
     match = make_match(alice, people=[bob])
-    pass_first_three(client_for(bob), match, 1)  # the table moves on under Alice
-    match.refresh_from_db()
+    loaded = match.version
+    first = state_of(match).view(0).hand[:3]
+    pass_first_three(client_for(alice), match, 0)
     cards = [str(c) for c in state_of(match).view(0).hand[-3:]]
     client = client_for(alice)
-    response = client.post(pass_url(match), {"version": match.version - 1, "cards": cards}, **HTMX)
+    response = client.post(pass_url(match), {"version": loaded, "cards": cards}, **HTMX)
     assert response.status_code == 409
-    for card in cards:
-        assert f'value="{card}" id="pass-{card}" checked' in response.text
-    assert state_of(match).view(0).passed is None
+    assert "The table has changed" in response.text
+    assert "waiting for the others to pass" in response.text
+    assert state_of(match).view(0).passed == tuple(first)
 
 
 def test_two_identical_submissions_apply_once(alice_client, alice):

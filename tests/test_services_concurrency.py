@@ -53,20 +53,47 @@ def two_players(alice, make_user):
     return services.start_match(alice, match.pk), alice, bob
 
 
-def test_two_players_passing_on_the_same_version_one_is_told_the_table_moved(two_players):
-    match, alice, bob = two_players
+@pytest.fixture
+def four_players(alice, make_user):
+    people = [alice] + [make_user(name) for name in ("bob", "carol", "dave")]
+    match = open_match(alice)
+    for person in people[1:]:
+        match = services.join_match(person, match.pk)
+    return Match.objects.get(pk=match.pk), people
+
+
+def test_four_players_passing_at_the_same_moment_are_all_applied(four_players):
+    """Passing is simultaneous (R2): another seat's pass is no reason to refuse one."""
+    match, people = four_players
     state = state_of(match)
-    cards = {seat: [str(c) for c in state.view(seat).hand[:3]] for seat in (0, 1)}
+    cards = {seat: [str(c) for c in state.view(seat).hand[:3]] for seat in range(4)}
     results = race(
-        lambda: services.pass_cards(alice, match.pk, match.version, cards[0]),
-        lambda: services.pass_cards(bob, match.pk, match.version, cards[1]),
+        *(
+            (
+                lambda seat=seat: services.pass_cards(
+                    people[seat], match.pk, match.version, cards[seat]
+                )
+            )
+            for seat in range(4)
+        )
+    )
+    assert not [r for r in results if isinstance(r, services.ActionRefused)]
+    assert Action.objects.filter(match=match, actor="person", kind="pass").count() == 4
+    match_now = Match.objects.get(pk=match.pk)
+    assert state_of(match_now).phase == "playing"
+    assert services.log_matches_snapshot(match_now)
+
+
+def test_two_tabs_of_one_seat_passing_different_cards_at_once_apply_one(two_players):
+    match, alice, _ = two_players
+    hand = [str(c) for c in state_of(match).view(0).hand]
+    results = race(
+        lambda: services.pass_cards(alice, match.pk, match.version, hand[:3]),
+        lambda: services.pass_cards(alice, match.pk, match.version, hand[3:6]),
     )
     refused = [r for r in results if isinstance(r, services.ActionRefused)]
-    assert len(refused) == 1 and isinstance(refused[0], services.StaleVersion)
+    assert len(refused) == 1
     assert Action.objects.filter(match=match, actor="person").count() == 1
-    match_now = Match.objects.get(pk=match.pk)
-    assert match_now.version == match.version + 1
-    assert services.log_matches_snapshot(match_now)
 
 
 def test_the_same_move_from_two_tabs_at_once_is_applied_once(two_players):

@@ -119,12 +119,27 @@ def test_it_refuses_a_card_not_held(alice):
         services.play_card(alice, match.pk, match.version, str(foreign))
 
 
-def test_a_move_on_a_stale_table_is_refused(alice, bob):
+def test_another_seat_passing_does_not_make_a_pass_stale(alice, bob):
+    """Passing is simultaneous (R2): Bob's pass changes nothing Alice chose from."""
     match = open_match(alice)
     services.join_match(bob, match.pk)
     match = services.start_match(alice, match.pk)
     seen = match.version
     act(bob, match, 1)
+    hand = [str(c) for c in state_of(match).view(0).hand[:3]]
+    services.pass_cards(alice, match.pk, seen, hand)
+    assert [str(c) for c in state_of(match).view(0).passed] == sorted(hand, key=engine.Card.parse)
+
+
+def test_a_pass_made_before_the_hand_moved_on_is_refused(alice, bob):
+    match = open_match(alice)
+    services.join_match(bob, match.pk)
+    match = services.start_match(alice, match.pk)
+    seen = match.version
+    act(bob, match, 1)
+    act(alice, match, 0)
+    turn = state_of(match).to_act()[0]  # bots move at once: a person is to play
+    act((alice, bob)[turn], match, turn)
     before = unchanged(match)
     hand = [str(c) for c in state_of(match).view(0).hand[:3]]
     with pytest.raises(services.StaleVersion) as refused:

@@ -9,6 +9,7 @@ log, the score sheet and who is to act, in the one transaction the caller opened
 import random
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games import engine, rows
@@ -28,6 +29,9 @@ BOT = engine.BaselineBot()
 CHANGING_FIELDS = ["status", "started_at", "finished_at", "hand_no", "snapshot", "version"]
 HAND_CHANGES = ["next_seq", "finished_at"]
 SEAT_CHANGES = ["to_act", "waiting_since"]
+
+
+STALE_TABLE = "The table has changed since you last looked. Here it is as it stands now."
 
 
 def hand_seed(match_seed: int, number: int) -> int:
@@ -127,6 +131,8 @@ class LockedTable:
         if seen == self.match.version:
             return False
         kind, value = decision_value(decision)
+        if kind == "pass":
+            return self._check_pass(seen, seat, value)
         repeated = Action.objects.filter(
             match=self.match,
             version=seen + 1,
@@ -137,9 +143,32 @@ class LockedTable:
         ).exists()
         if repeated:
             return True
-        raise StaleVersion(
-            "The table has changed since you last looked. Here it is as it stands now."
-        )
+        raise StaleVersion(STALE_TABLE)
+
+    def _check_pass(self, seen: int, seat: Seat, value: str) -> bool:
+        """Accept a pass made on an older table if only other seats' passes came since.
+
+        Passing is simultaneous (R2): the others passing changes nothing this seat chose
+        from, so it is no reason to refuse. Anything else since (a card played, a new hand)
+        is. A repeat of this seat's own pass is recognised, however many passes came between.
+        """
+        if seen > self.match.version or self.hand is None:
+            raise StaleVersion(STALE_TABLE)
+        repeated = Action.objects.filter(
+            hand=self.hand,
+            version__gt=seen,
+            seat=seat.position,
+            kind=Action.Kind.PASS,
+            value=value,
+            actor=Action.Actor.PERSON,
+        ).exists()
+        if repeated:
+            return True
+        since = Action.objects.filter(match=self.match, version__gt=seen)
+        others_passes = Q(hand=self.hand, kind=Action.Kind.PASS) & ~Q(seat=seat.position)
+        if since.exclude(others_passes).exists():
+            raise StaleVersion(STALE_TABLE)
+        return False
 
     # ----- changing the match -----
 
