@@ -2,7 +2,9 @@
 tournaments.
 
 Moves change a match only through the services, so the admin shows the engine's fields
-(snapshot, version, log) read-only; staff can inspect everything and check a match's log.
+(snapshot, version, log) read-only; staff can inspect them and check a match's log. While a
+match is in play, nothing that holds its cards is shown (the deal and the seed it comes from,
+the snapshot, the log of passes and cards): a staff member may also be a player.
 """
 
 from django.contrib import admin, messages
@@ -10,8 +12,34 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from games import admin_tournaments  # noqa: F401  (registers the tournament admin)
-from games.models import Action, Hand, Match, NotificationSettings, Profile, ScoreLine, Seat
+from games.models import (
+    Action,
+    Hand,
+    Match,
+    MatchStatus,
+    NotificationSettings,
+    Profile,
+    ScoreLine,
+    Seat,
+)
 from games.services import log_matches_snapshot
+
+# The fields that hold (or make) a match's cards, kept out of sight until it is over.
+SECRET_FIELDS = ("snapshot", "seed", "deals", "deal")
+HIDDEN_NOTE = "Hidden while the match is in play: shown once it is over."
+
+
+def in_play(match: Match | None) -> bool:
+    """Say whether a match is still to be played or being played."""
+    return match is not None and not match.is_over
+
+
+def without_secrets(names, match: Match | None) -> list[str]:
+    """Return the field names, less the secret ones while the match is in play."""
+    names = list(names)
+    if not in_play(match):
+        return names
+    return [name for name in names if name not in SECRET_FIELDS] + ["cards_hidden"]
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -101,6 +129,16 @@ class MatchAdmin(admin.ModelAdmin):
     inlines = [SeatInline, ScoreLineInline]
     actions = ["check_log"]
 
+    def get_fields(self, request: HttpRequest, obj: Match | None = None) -> list[str]:
+        return without_secrets(super().get_fields(request, obj), obj)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Match | None = None) -> list[str]:
+        return without_secrets(super().get_readonly_fields(request, obj), obj)
+
+    @admin.display(description="Cards")
+    def cards_hidden(self, obj: Match) -> str:
+        return HIDDEN_NOTE
+
     def has_add_permission(self, request: HttpRequest) -> bool:
         # A match is created by a player in the lobby (or by a tournament), never by hand.
         return False
@@ -131,12 +169,33 @@ class HandAdmin(ReadOnlyAdmin):
     search_fields = ["match__id"]
     inlines = [ActionInline]
 
+    def get_fields(self, request: HttpRequest, obj: Hand | None = None) -> list[str]:
+        return without_secrets(super().get_fields(request, obj), obj.match if obj else None)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Hand | None = None) -> list[str]:
+        fields = super().get_readonly_fields(request, obj)
+        return without_secrets(fields, obj.match if obj else None)
+
+    def get_inlines(self, request: HttpRequest, obj: Hand | None = None) -> list:
+        # The log holds every pass and card: not while the match is in play.
+        return [] if obj is None or in_play(obj.match) else list(self.inlines)
+
+    @admin.display(description="Cards")
+    def cards_hidden(self, obj: Hand) -> str:
+        return HIDDEN_NOTE
+
 
 @admin.register(Action)
 class ActionAdmin(ReadOnlyAdmin):
+    """The log of matches that are over; a match in play keeps its passes and cards hidden."""
+
     list_display = ["match", "hand", "seq", "seat", "kind", "value", "actor", "created_at"]
     list_filter = ["kind", "actor"]
     search_fields = ["match__id"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Action]:
+        over = (MatchStatus.FINISHED, MatchStatus.ABANDONED)
+        return super().get_queryset(request).filter(match__status__in=over)
 
 
 @admin.register(ScoreLine)

@@ -3,6 +3,7 @@
 import pytest
 from django.urls import reverse
 
+from games.engine.cards import CARDS
 from games.models import Action, Hand, Match, NotificationSettings, ScoreLine, Seat
 from tests.service_helpers import act, started_match, state_of
 
@@ -19,7 +20,16 @@ def staff_client(client, make_user):
 
 @pytest.fixture
 def played_match(alice):
-    match = started_match(alice, seed=5)
+    """A match of two hands, played to its end."""
+    match = started_match(alice, seed=5, hands=2)
+    while match.status == "active":
+        match = act(alice, match, 0)
+    return match
+
+
+@pytest.fixture
+def match_in_play(alice):
+    match = started_match(alice, seed=987654321)
     while state_of(match).hand_no < 2:
         match = act(alice, match, 0)
     return match
@@ -68,3 +78,36 @@ def test_players_cannot_open_the_admin(client, alice):
     response = client.get(reverse("admin:games_match_changelist"))
     assert response.status_code == 302
     assert "/admin/login/" in response.url
+
+
+def shown_cards(html: str) -> list[str]:
+    """Return the cards a page names in the engine's text form, as in a deal or the log."""
+    forms = ('"{}"', "&quot;{}&quot;", ">{}<", "&#x27;{}&#x27;")
+    return [str(card) for card in CARDS if any(f.format(card) in html for f in forms)]
+
+
+def test_the_cards_of_a_match_in_play_stay_hidden_in_the_admin(staff_client, match_in_play):
+    """A staff member may be a player too: no deal, snapshot, seed or log while in play."""
+    match = match_in_play
+    page = staff_client.get(admin_url(Match, "change", match.pk)).text
+    assert "Hidden while the match is in play" in page
+    for field in ("snapshot", "seed", "deals"):
+        assert f"field-{field}" not in page
+    assert str(match.seed) not in page
+    hand = Hand.objects.filter(match=match).first()
+    page = staff_client.get(admin_url(Hand, "change", hand.pk)).text
+    assert "Hidden while the match is in play" in page and shown_cards(page) == []
+    assert 'id="actions-group"' not in page  # the log inline
+    action = Action.objects.filter(match=match).first()
+    assert staff_client.get(admin_url(Action, "change", action.pk)).status_code == 302  # gone
+    listing = staff_client.get(admin_url(Action, "changelist")).text
+    assert "0 actions" in listing or "0 Actions" in listing
+
+
+def test_the_cards_of_a_finished_match_are_shown_in_the_admin(staff_client, played_match):
+    page = staff_client.get(admin_url(Match, "change", played_match.pk)).text
+    assert "Hidden while the match is in play" not in page
+    assert "field-snapshot" in page and "field-seed" in page
+    hand = Hand.objects.filter(match=played_match).first()
+    page = staff_client.get(admin_url(Hand, "change", hand.pk)).text
+    assert shown_cards(page) and 'id="actions-group"' in page
