@@ -10,6 +10,7 @@ from games.access import is_sealed, viewable_match
 from games.live import match_group, user_group
 from games.models import Match, Seat
 from games.notifications import seen
+from games.socket_slots import socket_slot
 
 # What a page hears of an event; `sent` may be missing from a process not yet updated.
 UPDATE_FIELDS = ("type", "match", "version", "status", "to_act", "sent")
@@ -48,6 +49,10 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close()  # before accept(): the handshake is refused
             return
+        self.slot = socket_slot(self.scope)
+        if not await self.slot.take():
+            await self.close()  # too many open already: a runaway script, not a person's tabs
+            return
         self.user_group = user_group(user.pk)
         self.followed: str | None = None
         await self.channel_layer.group_add(self.user_group, self.channel_name)
@@ -58,6 +63,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await database_sync_to_async(seen.write)(user.pk, now)
 
     async def disconnect(self, code: int) -> None:
+        if (slot := getattr(self, "slot", None)) is not None:
+            await slot.give_back()
         for group in (getattr(self, "user_group", None), getattr(self, "followed", None)):
             if group:
                 await self.channel_layer.group_discard(group, self.channel_name)

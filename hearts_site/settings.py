@@ -177,6 +177,9 @@ LOGOUT_REDIRECT_URL = "home"
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_LOCKOUT_SECONDS = int(os.environ.get("LOGIN_LOCKOUT_SECONDS", "900"))
 
+# Live sockets one signed-in session may hold open at once (one per open page).
+LIVE_SOCKETS_PER_SESSION = int(os.environ.get("LIVE_SOCKETS_PER_SESSION", "30"))
+
 # --- E-mail: the console by default, SMTP once a host is configured ---------------------------
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 if EMAIL_HOST:

@@ -233,7 +233,7 @@ def test_a_refused_move_sends_nothing(alice):
         await communicator.receive_json_from()
         with pytest.raises(services.StaleVersion):
             await database_sync_to_async(services.pass_cards)(
-                alice, match.pk, match.version - 1, ["2C", "3C", "4C"]
+                alice, match.pk, match.version + 1, ["2C", "3C", "4C"]
             )
         assert await communicator.receive_nothing(timeout=0.3)
         await communicator.disconnect()
@@ -266,3 +266,38 @@ def test_a_channel_layer_that_fails_does_not_undo_the_move(alice, monkeypatch, c
     after = act(alice, match, 0)
     assert after.version == match.version + 1
     assert "Could not relay" in caplog.text
+
+
+def test_a_session_may_hold_only_so_many_sockets_at_once(alice, settings):
+    """A script opening socket after socket on one session is refused past the limit."""
+    from asgiref.sync import sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from hearts_site.asgi import application
+    from tests.live_helpers import session_headers
+
+    settings.LIVE_SOCKETS_PER_SESSION = 3
+
+    async def scenario():
+        headers = await sync_to_async(session_headers)(alice)  # one session for every socket
+
+        async def open_one():
+            socket = WebsocketCommunicator(application, "/ws/live/", headers=headers)
+            connected, _ = await socket.connect(timeout=5)
+            return socket, connected
+
+        opened = [await open_one() for _ in range(3)]
+        assert all(connected for _, connected in opened)
+        extra, connected = await open_one()
+        assert not connected
+        await opened[0][0].disconnect()  # a page closed frees its place
+        again, connected = await open_one()
+        assert connected
+        # Another session of the same player counts apart.
+        other = await sync_to_async(session_headers)(alice)
+        fresh = WebsocketCommunicator(application, "/ws/live/", headers=other)
+        assert (await fresh.connect(timeout=5))[0]
+        for socket in [*(s for s, _ in opened[1:]), again, fresh]:
+            await socket.disconnect()
+
+    run_async(scenario)

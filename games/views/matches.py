@@ -62,7 +62,7 @@ def _viewable(request: HttpRequest, pk: int) -> Match:
 
 @cache
 def _version_column() -> rows.Columns:
-    return rows.Columns(Match, ["version"], alias="m")
+    return rows.Columns(Match, ["version", "is_private"], alias="m")
 
 
 def _unchanged(request: HttpRequest, pk: int) -> HttpResponse | None:
