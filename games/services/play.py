@@ -53,6 +53,13 @@ def _decide(user, seen_version: int, decision_for, table_for) -> Match:
         decision = decision_for(seat.position)
         if table.check_version(seen_version, seat, decision):
             return table.match  # the same move, sent twice: applied once already
+        if table.match.version != seen_version:
+            # A pass made while other seats passed (R2 lets it through). On PostgreSQL the
+            # seats and hand read while waiting for the row lock may predate those passes:
+            # only the locked row itself is read anew once the lock is granted. Read them all
+            # again, under the lock now held.
+            table = LockedTable.lock(table.match.pk)
+            seat = table.require_seat(user)
         table.apply(decision, Action.Actor.PERSON)
         table.advance()
         table.save()
