@@ -1,5 +1,7 @@
 """No page ever shows a card its viewer may not see (R6.3), over whole matches.
 
+(Tables sharing duplicate deals are scanned in `tests/tournaments/test_duplicate_deal_secrecy.py`.)
+
 Whole matches are played through the views by one, two or three people (each through their
 own client) and bots, at several table sizes. After every move, every page a person or a
 spectator can ask for is scanned for the markers of each card hidden from that viewer at that
@@ -77,11 +79,14 @@ def without_previous_trick(html: str, match) -> str:
 class Table:
     """A match with its people, each acting through their own client, and a spectator."""
 
-    def __init__(self, make_user, players: int, people: int, target: int, seed: int) -> None:
+    def __init__(
+        self, make_user, players: int, people: int, target: int, seed: int, private: bool = False
+    ) -> None:
         users = [make_user(f"player{i}", f"Player {i}") for i in range(people)]
         self.match = make_match(
-            users[0], players=players, people=users[1:], target=target, seed=seed
+            users[0], players=players, people=users[1:], target=target, seed=seed, private=private
         )
+        self.private = private
         self.clients = {
             self.match.seats.get(user=user).position: client_for(user) for user in users
         }
@@ -90,6 +95,9 @@ class Table:
 
     def scan(self, response, viewer: int | None, where: str) -> None:
         assert response.status_code < 500, where
+        if self.private and viewer is None:
+            # An outsider of a private match finds nothing there at all.
+            assert response.status_code == 404, where
         self.scanned += 1
         state = state_of(self.match)
         html = without_previous_trick(response.content.decode(), self.match)
@@ -135,6 +143,12 @@ def test_no_page_shows_a_card_its_viewer_may_not_see(make_user, players, people,
     table.play()
     table.match.refresh_from_db()
     assert table.match.status == "finished"
+    assert table.scanned > 50
+
+
+def test_an_outsider_of_a_private_match_finds_nothing_at_any_step(make_user):
+    table = Table(make_user, players=4, people=2, target=30, seed=17, private=True)
+    table.play()
     assert table.scanned > 50
 
 
