@@ -43,11 +43,8 @@ class CreateMatchForm(forms.Form):
         help_text="The other seats wait for people; you can add bots or start later.",
     )
     private = forms.BooleanField(
-        label="Private: only people with the invite link can join",
+        label="Private: seen only by its players; people join with the invite link",
         required=False,
-    )
-    auto_play_forced = forms.BooleanField(
-        label="Play my only legal card for me", required=False, initial=True
     )
     auto_finish = forms.BooleanField(
         label="Play out a hand once no points are left", required=False, initial=True
@@ -70,7 +67,6 @@ class CreateMatchForm(forms.Form):
             moon=data["moon"],
             bots=data["bots"],
             private=data["private"],
-            auto_play_forced=data["auto_play_forced"],
             auto_finish=data["auto_finish"],
         )
 

@@ -10,7 +10,7 @@ import json
 from django.contrib.auth import get_user_model
 
 from games import engine, services
-from games.models import Match
+from games.models import Match, Profile
 from tests.conftest import PASSWORD
 from tests.service_helpers import act, state_of
 
@@ -26,7 +26,9 @@ def player(username: str):
 
 def passing(alice, bob, seed: int = 11) -> Match:
     """Seat alice and bob with two bots; the match starts, and the two of them must pass."""
-    options = services.MatchOptions(bots=2, auto_play_forced=False, auto_finish=False)
+    for person in (alice, bob):
+        Profile.objects.filter(user=person).update(auto_play_forced=False)
+    options = services.MatchOptions(bots=2, auto_finish=False)
     match = services.create_match(alice, options)
     Match.objects.filter(pk=match.pk).update(seed=seed)
     return services.join_match(bob, match.pk, match.invite_code)  # the last seat: it starts

@@ -1,7 +1,7 @@
 """Building matches through the services, with deals fixed so tests know the cards."""
 
 from games import engine, services
-from games.models import Action, Match
+from games.models import Action, Match, Profile
 
 # A 4-player deal in which seat 0 takes every trick whatever anyone plays, once the pass
 # (hand 1: to the left) is done as the helpers below do it: seat 0 holds every club and
@@ -29,6 +29,12 @@ def started_match(
     match = open_match(user, players=players, **options)
     Match.objects.filter(pk=match.pk).update(seed=seed, deals=deals or [])
     return services.start_match(user, match.pk)
+
+
+def plays_every_card(user) -> None:
+    """Turn off the player's "play my forced card for me" (their profile setting)."""
+    Profile.objects.filter(user=user).update(auto_play_forced=False)
+    user.profile.refresh_from_db()
 
 
 def state_of(match: Match) -> engine.Match:

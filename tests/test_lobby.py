@@ -77,7 +77,7 @@ def test_the_form_offers_the_rules_with_their_defaults(alice_client):
     assert "50 is a sensible minimum" in form
     for moon in ("ask", "subtract", "add"):
         assert f'value="{moon}"' in form
-    assert 'name="auto_play_forced" id="id_auto_play_forced" checked' in form
+    assert "auto_play_forced" not in form  # each player's own setting, on their profile
     assert 'name="auto_finish" id="id_auto_finish" checked' in form
     assert 'name="private" id="id_private">' in form
     assert 'name="hands" value="0" min="0" max="50"' in form
@@ -104,7 +104,7 @@ def test_it_creates_a_match_waiting_for_players(alice_client, alice):
     assert response.status_code == 302 and response.url == match.get_absolute_url()
     assert (match.players, match.target, match.moon_option) == (5, 60, "add")
     assert match.status == MatchStatus.OPEN and match.is_private
-    assert not match.auto_play_forced and not match.auto_finish  # unticked boxes are off
+    assert not match.auto_finish  # an unticked box is off
     assert [s.is_bot for s in match.seats.order_by("position")] == [False] * 3 + [True] * 2
     page = alice_client.get(response.url).text
     assert "Your match is open" in page
@@ -112,7 +112,7 @@ def test_it_creates_a_match_waiting_for_players(alice_client, alice):
 
 
 def test_with_every_other_seat_a_bot_the_match_starts_at_once(alice_client):
-    response = create(alice_client, bots=3, auto_play_forced="on", auto_finish="on")
+    response = create(alice_client, bots=3, auto_finish="on")
     match = Match.objects.get()
     assert match.status == MatchStatus.ACTIVE and match.auto_finish
     page = alice_client.get(response.url).text

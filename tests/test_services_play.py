@@ -3,8 +3,16 @@
 import pytest
 
 from games import engine, services
-from games.models import Action, Hand, MatchStatus, ScoreLine
-from tests.service_helpers import MOON_DEAL, act, open_match, started_match, state_of, unchanged
+from games.models import Action, Hand, Match, MatchStatus, ScoreLine
+from tests.service_helpers import (
+    MOON_DEAL,
+    act,
+    open_match,
+    plays_every_card,
+    started_match,
+    state_of,
+    unchanged,
+)
 
 
 @pytest.fixture
@@ -97,7 +105,8 @@ def test_it_refuses_a_card_out_of_turn(alice, bob):
 
 
 def test_it_refuses_an_illegal_card_with_the_rule_that_forbids_it(alice):
-    match = started_match(alice, seed=3, auto_play_forced=False)
+    plays_every_card(alice)
+    match = started_match(alice, seed=3)
     state = play_until(alice, match, 0, lambda s: s.phase == engine.PLAYING and 0 in s.to_act())
     view = state.view(0)
     illegal = next((o for o in view.options if not o.legal), None)
@@ -189,14 +198,16 @@ def test_a_forced_card_is_played_for_the_player(alice):
 
 
 def test_with_automatic_plays_off_the_player_decides_every_card(alice):
-    match = started_match(alice, seed=11, auto_play_forced=False, auto_finish=False)
+    plays_every_card(alice)
+    match = started_match(alice, seed=11, auto_finish=False)
     play_until(alice, match, 0, lambda s: s.hand_no >= 2)
     assert not Action.objects.filter(match=match, actor__in=["forced", "playout"]).exists()
     assert Action.objects.filter(match=match, seat=0, kind="play", hand__number=1).count() == 13
 
 
 def test_the_rest_of_a_hand_is_played_out_once_no_points_are_left(alice):
-    match = started_match(alice, seed=5, target=100, auto_play_forced=False)
+    plays_every_card(alice)
+    match = started_match(alice, seed=5, target=100)
     play_until(alice, match, 0, lambda s: s.is_finished)
     hands_played_out = 0
     for hand in Hand.objects.filter(match=match):
@@ -323,3 +334,28 @@ def test_replaying_the_log_gives_the_snapshot_at_every_table_size(alice, bob, pl
         assert services.log_matches_snapshot(match)
     assert state_of(match).hand_no >= 3
     assert services.log_matches_snapshot(match)
+
+
+def test_forced_cards_are_played_for_each_player_as_they_chose(alice, bob):
+    """'Play my forced card for me' is each player's own setting (on by default)."""
+    plays_every_card(bob)
+    match = open_match(alice)
+    services.join_match(bob, match.pk)
+    match = services.start_match(alice, match.pk)
+    people = {0: alice, 1: bob}
+    for _ in range(400):
+        state = state_of(match)
+        if state.hand_no >= 2:
+            break
+        seat = next(s for s in state.to_act() if s in people)
+        match = act(people[seat], match, seat)
+    forced = set(Action.objects.filter(match=match, actor="forced").values_list("seat", flat=True))
+    assert 0 in forced, "Alice's forced cards were played for her"
+    assert 1 not in forced, "Bob plays every card himself"
+
+
+def test_a_table_where_staff_turned_forced_plays_off_plays_none(alice):
+    match = started_match(alice, seed=3)
+    Match.objects.filter(pk=match.pk).update(auto_play_forced=False)
+    play_until(alice, match, 0, lambda s: s.hand_no >= 2)
+    assert not Action.objects.filter(match=match, actor="forced").exists()

@@ -54,7 +54,11 @@ class Match(models.Model):
     )
     invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
     auto_play_forced = models.BooleanField(
-        default=True, help_text="Play a player's only legal card for them."
+        default=True,
+        help_text=(
+            "Let forced cards be played automatically at this table: each player chooses for "
+            "themselves on their profile. Staff may turn it off for everyone here."
+        ),
     )
     auto_finish = models.BooleanField(
         default=True, help_text="Play out the rest of a hand once no scoring card is left."

@@ -15,6 +15,14 @@ class Profile(models.Model):
         help_text="The name other players see at the table.",
     )
 
+    # Each player's own choice for their seats; a match's `auto_play_forced` can still turn it
+    # off for everyone at that table (staff, in the admin).
+    auto_play_forced = models.BooleanField(
+        "play my forced card for me",
+        default=True,
+        help_text="When only one card in your hand may be played, play it for you at once.",
+    )
+
     def __str__(self) -> str:
         return self.display_name
 
@@ -26,3 +34,11 @@ def display_name_of(user: settings.AUTH_USER_MODEL) -> str:
     except Profile.DoesNotExist:
         name = ""
     return name or user.get_username()
+
+
+def wants_forced_play(user) -> bool:
+    """Say whether the player wants their only legal card played for them (on unless said)."""
+    try:
+        return user.profile.auto_play_forced
+    except Profile.DoesNotExist:
+        return True

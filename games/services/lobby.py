@@ -24,7 +24,6 @@ class MatchOptions:
     hands: int = 0  # 0 plays to the target; n ends the match after n hands (R4.7)
     bots: int = 0
     private: bool = False
-    auto_play_forced: bool = True
     auto_finish: bool = True
 
 
@@ -43,7 +42,6 @@ def create_match(user, options: MatchOptions) -> Match:
             created_by=user,
             rules=rules.to_dict(),
             is_private=options.private,
-            auto_play_forced=options.auto_play_forced,
             auto_finish=options.auto_finish,
             seed=secrets.randbits(62),
         )
@@ -87,7 +85,6 @@ def start_seated_match(
             rules=rules.to_dict(),
             # Watched from the tournament's page; it starts at once, so the lobby never lists it.
             is_private=False,
-            auto_play_forced=options.auto_play_forced,
             auto_finish=options.auto_finish,
             seed=seed,
         )

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from games import engine, rows
 from games.models import Action, Hand, Match, MatchStatus, ScoreLine, Seat
+from games.models.profiles import wants_forced_play
 from games.services import kept_tables, states, table_rows
 from games.services.errors import (
     Conflict,
@@ -247,7 +248,8 @@ class LockedTable:
         if self.is_bot(position):
             return BOT.choose(state.view(position)), Action.Actor.BOT
         legal = state.legal_plays(position)
-        if self.match.auto_play_forced and len(legal) == 1:
+        forced = len(legal) == 1 and self.match.auto_play_forced
+        if forced and wants_forced_play(self.seats[position].user):
             return engine.play_decision(position, legal[0]), Action.Actor.FORCED
         # Once no heart or Q♠ is left to play, no card can change a score.
         if self.match.auto_finish and not state.points_in_play:

@@ -45,7 +45,7 @@ def _columns() -> tuple[rows.Columns, ...]:
         rows.Columns(Seat, SEAT_FIELDS, alias="s"),
         # Whole rows: the player making the move is among them (see `offer_users`).
         user_columns(),
-        rows.Columns(Profile, ["user_id", "display_name"], alias="p"),
+        rows.Columns(Profile, ["user_id", "display_name", "auto_play_forced"], alias="p"),
         rows.Columns(Hand, HAND_FIELDS, alias="h"),
     )
 
