@@ -202,6 +202,10 @@ DIGEST_INTERVAL_SECONDS = int(os.environ.get("DIGEST_INTERVAL_SECONDS", "86400")
 # A player's "last seen" time is written at most this often.
 SEEN_WRITE_SECONDS = int(os.environ.get("SEEN_WRITE_SECONDS", "60"))
 
+# --- Matches ---------------------------------------------------------------------------------
+# Open matches (not yet started) a player may hold at once, created or joined.
+MAX_OPEN_MATCHES_PER_PLAYER = int(os.environ.get("MAX_OPEN_MATCHES_PER_PLAYER", "10"))
+
 # --- Internationalisation --------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
