@@ -22,7 +22,8 @@ def seat(position: int) -> SimpleNamespace:
 @pytest.mark.parametrize("players", range(3, 8))
 def test_each_seat_of_every_table_size_has_its_direction_in_the_stylesheet(players):
     rules = {
-        int(name): (float(cos), float(sin)) for name, cos, sin in RULE.findall(STYLESHEET.read_text())
+        int(name): (float(cos), float(sin))
+        for name, cos, sin in RULE.findall(STYLESHEET.read_text())
     }
     places = seat_places([seat(p) for p in range(players)], None, None)
     assert len({place.spot for place in places}) == players
