@@ -268,7 +268,7 @@ CONTENT_SECURITY_POLICY = {
 PERMISSIONS_POLICY: dict[str, list[str]] = {
     feature: []
     for feature in (
-        "accelerometer", "autoplay", "bluetooth", "browsing-topics", "camera",
+        "accelerometer", "autoplay", "browsing-topics", "camera",
         "display-capture", "encrypted-media", "geolocation", "gyroscope", "hid",
         "idle-detection", "local-fonts", "magnetometer", "microphone", "midi", "payment",
         "publickey-credentials-get", "screen-wake-lock", "serial", "usb",
