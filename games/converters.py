@@ -28,8 +28,10 @@ class IdConverter:
 
 
 class UrlSafeConverter:
-    """URL-safe base64 text, at most 64 characters: invite codes (`secrets.token_urlsafe`),
-    and the user id and token of a password reset link."""
+    """URL-safe base64 text of at most 64 characters.
+
+    Invite codes (`secrets.token_urlsafe`), and a password reset link's user id and token.
+    """
 
     regex = "[A-Za-z0-9_-]{1,64}"
 
