@@ -8,6 +8,10 @@ class GamesConfig(AppConfig):
     verbose_name = "Hearts"
 
     def ready(self) -> None:
+        # The URL patterns' converters, before any URL configuration is loaded.
+        from games import converters
+
+        converters.register()
         # Connect the receivers: profiles, live updates, turn e-mails.
         from games import live, signals  # noqa: F401
         from games.notifications import receivers  # noqa: F401

@@ -7,6 +7,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games import clock
 from games.access import is_sealed, viewable_match
+from games.converters import MAX_ID
 from games.live import match_group, user_group
 from games.models import Match, Seat
 from games.notifications import seen
@@ -71,8 +72,10 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive_json(self, content, **kwargs) -> None:
         match_id = content.get("follow") if isinstance(content, dict) else None
-        # bool is an int in Python; `{"follow": true}` is no match id.
-        if not isinstance(match_id, int) or isinstance(match_id, bool):
+        # bool is an int in Python; `{"follow": true}` is no match id, nor is an int (JSON's
+        # are unbounded) that no id column holds: it never reaches the database.
+        is_int = isinstance(match_id, int) and not isinstance(match_id, bool)
+        if not is_int or not 0 < match_id <= MAX_ID:
             await self.send_json({"type": "error", "error": 'Send {"follow": <match id>}.'})
             return
         allowed, sealed = await _may_follow(self.scope["user"], match_id)

@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -51,6 +52,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "csp",
     "template_partials",
     "channels",
     "django_tasks",
@@ -61,6 +63,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Every page's Content-Security-Policy and Permissions-Policy (see "Security headers").
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "hearts_site.sessions.SessionMiddleware",  # reads the session ahead (see the module)
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -205,6 +210,10 @@ DIGEST_INTERVAL_SECONDS = int(os.environ.get("DIGEST_INTERVAL_SECONDS", "86400")
 # A player's "last seen" time is written at most this often.
 SEEN_WRITE_SECONDS = int(os.environ.get("SEEN_WRITE_SECONDS", "60"))
 
+# --- Matches ---------------------------------------------------------------------------------
+# Open matches (not yet started) a player may hold at once, created or joined.
+MAX_OPEN_MATCHES_PER_PLAYER = int(os.environ.get("MAX_OPEN_MATCHES_PER_PLAYER", "10"))
+
 # --- Internationalisation --------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -236,6 +245,39 @@ if env_bool("BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
 SECURE_REFERRER_POLICY = "same-origin"
+
+# Content-Security-Policy (django-csp 4): everything from the site itself, nothing inline.
+# Scripts are our own files (htmx included); an inline script would need `request.csp_nonce`
+# (the nonce is only sent when a page uses it). Styles are our own stylesheets, and no style
+# attribute is allowed: the table places its seats with rules of site.css (`data-spot`), and
+# htmx is told not to inject its indicator styles (the htmx-config meta tag in base.html).
+# 'self' in connect-src covers the live socket (ws:/wss: to the same host, CSP Level 3).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+# Permissions-Policy (django-permissions-policy): none of these powerful features is used, so
+# no page, nor anything injected into one, may ask for them. Browser notifications are not
+# governed by this header and keep working.
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    feature: []
+    for feature in (
+        "accelerometer", "autoplay", "browsing-topics", "camera",
+        "display-capture", "encrypted-media", "geolocation", "gyroscope", "hid",
+        "idle-detection", "local-fonts", "magnetometer", "microphone", "midi", "payment",
+        "publickey-credentials-get", "screen-wake-lock", "serial", "usb",
+        "xr-spatial-tracking",
+    )
+}  # fmt: skip
 
 LOGGING = {
     "version": 1,

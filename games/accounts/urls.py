@@ -25,7 +25,7 @@ urlpatterns = [
         name="password_reset_done",
     ),
     path(
-        "password/reset/<uidb64>/<token>/",
+        "password/reset/<urlsafe:uidb64>/<urlsafe:token>/",
         views.PasswordResetConfirmView.as_view(),
         name="password_reset_confirm",
     ),

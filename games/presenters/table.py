@@ -40,6 +40,15 @@ class Place:
     sin: float
 
     @property
+    def spot(self) -> int:
+        """Return the seat's direction from the table's centre in whole degrees (`data-spot`).
+
+        The stylesheet sets `--cos` and `--sin` for each direction a table of 3 to 7 can have,
+        so the page needs no `style` attribute, which the Content-Security-Policy forbids.
+        """
+        return round(math.degrees(math.atan2(self.sin, self.cos))) % 360
+
+    @property
     def who(self) -> str:
         """Return how sentences name this seat: "You" for the viewer."""
         return "You" if self.is_you else self.name

@@ -8,6 +8,7 @@ from games.services.errors import (
     NotAllowed,
     NotFound,
     StaleVersion,
+    TooManyOpen,
 )
 from games.services.lobby import (
     MatchOptions,
@@ -31,6 +32,7 @@ __all__ = [
     "NotAllowed",
     "NotFound",
     "StaleVersion",
+    "TooManyOpen",
     "add_bot",
     "choose_moon",
     "create_match",

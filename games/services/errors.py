@@ -44,6 +44,12 @@ class Conflict(ActionRefused):
     status = 409
 
 
+class TooManyOpen(ActionRefused):
+    """The player already holds as many open matches as a player may (created or joined)."""
+
+    status = 429
+
+
 class StaleVersion(Conflict):
     """The caller acted on a table that has moved on since they saw it."""
 

@@ -4,11 +4,13 @@ import secrets
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from games import engine
 from games.models import Match, MatchStatus, Seat
-from games.services.errors import BadInput, Conflict, NotAllowed
+from games.services.errors import BadInput, Conflict, NotAllowed, TooManyOpen
 from games.services.table import LockedTable
 
 BOT_NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Edith", "Felix", "Greta")
@@ -27,6 +29,22 @@ class MatchOptions:
     auto_finish: bool = True
 
 
+def _check_open_matches(user) -> None:
+    """Refuse a player one more open match than MAX_OPEN_MATCHES_PER_PLAYER (created or joined).
+
+    Open matches cost every lobby visit a row, and nothing else ends them: the cap keeps one
+    account from filling the lobby. The player's row is locked first, so two requests of the
+    same player at once are counted one after the other (PostgreSQL; SQLite's transactions
+    already are).
+    """
+    get_user_model().objects.select_for_update().filter(pk=user.pk).exists()
+    cap = settings.MAX_OPEN_MATCHES_PER_PLAYER
+    if Seat.objects.filter(user=user, match__status=MatchStatus.OPEN).count() >= cap:
+        raise TooManyOpen(
+            f"You may have at most {cap} open matches at once: start one, or leave one, first."
+        )
+
+
 def create_match(user, options: MatchOptions) -> Match:
     """Create a match with the creator in seat 0 and bots in the last `bots` seats."""
     try:
@@ -38,6 +56,8 @@ def create_match(user, options: MatchOptions) -> Match:
     if not 0 <= options.bots < options.players:
         raise BadInput(f"Choose between 0 and {options.players - 1} bots.")
     with transaction.atomic():
+        if options.bots < options.players - 1:  # against bots alone, it starts at once
+            _check_open_matches(user)
         match = Match.objects.create(
             created_by=user,
             rules=rules.to_dict(),
@@ -131,11 +151,14 @@ def join_match(user, match_id: int, invite_code: str = "") -> Match:
         raise Conflict("You already have a seat in this match.")
     if match.is_private and not secrets.compare_digest(invite_code or "", match.invite_code):
         raise NotAllowed("This match is private: you need its invite link to join.")
-    empty = next((seat for seat in table.seats if seat.is_empty), None)
-    if empty is None:
+    empty = [seat for seat in table.seats if seat.is_empty]
+    if not empty:
         raise Conflict("Every seat in this match is taken.")
-    empty.user = user
-    empty.save(update_fields=["user"])
+    if len(empty) > 1:  # taking the last seat starts the match: no open match more
+        _check_open_matches(user)
+    seat = empty[0]
+    seat.user = user
+    seat.save(update_fields=["user"])
     _start_if_full(table)
     table.save()
     return match

@@ -110,7 +110,7 @@ def seat_items(places: Iterable, phase: str | None) -> SafeString:
 def seat_item(place, phase: str | None) -> str:
     """Render a seat at the table: name, total, and whether it is to act, has passed, or waits.
 
-    `--cos` and `--sin` place it on the table's ellipse (see `presenters.table.Place`).
+    Its `data-spot` places it on the table's ellipse (see `presenters.table.Place.spot`).
     """
     classes = "seat" + (" is-to-act" if place.to_act else "") + (" is-you" if place.is_you else "")
     you = ' <span class="you-tag">(you)</span>' if place.is_you else ""
@@ -125,7 +125,7 @@ def seat_item(place, phase: str | None) -> str:
         plural = "" if place.cards_left == 1 else "s"
         cards = f'<span class="seat-cards">{place.cards_left} card{plural}</span>'
     return (
-        f'<li class="{classes}" style="--cos: {place.cos}; --sin: {place.sin}">'
+        f'<li class="{classes}" data-spot="{place.spot}">'
         f'<span class="seat-name">{escape(place.name)}{you}</span> '
         f'<span class="seat-total">{place.total} <span class="seat-unit">pts</span></span> '
         f'<span class="seat-note">{badge} {cards}</span></li>'
@@ -136,7 +136,7 @@ def seat_item(place, phase: str | None) -> str:
 def trick_cards(trick: Iterable) -> SafeString:
     """Render the cards on the table, each placed in front of the seat that played it."""
     items = "".join(
-        f'<li class="trick-card" style="--cos: {p.place.cos}; --sin: {p.place.sin}">'
+        f'<li class="trick-card" data-spot="{p.place.spot}">'
         f"{card_face(p.card)}"
         f'<span class="visually-hidden"> played by {escape(p.place.who)}</span></li>'
         for p in trick

@@ -1,5 +1,8 @@
 """The match page, its partials, and every action taken at the table.
 
+Every view here is `never_cache` (Cache-Control: private, no-store): any answer may show the
+viewer's hand, which no cache, shared or the browser's, may keep.
+
 Each action is a plain form POST that redirects back to the match page; sent by htmx, it is
 answered with the `hand` region plus out-of-band copies of the other regions it changed. A
 refused action answers with the refusal's status (400, 403, 404, 409) and the reason in the page.
@@ -17,6 +20,7 @@ from django.shortcuts import redirect, render
 from django.template import Context
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from games import presenters, rows, services
@@ -200,6 +204,7 @@ def _answer(
     return response
 
 
+@never_cache
 @login_required
 @require_GET
 def match_page(request: HttpRequest, pk: int) -> HttpResponse:
@@ -219,6 +224,7 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+@never_cache
 @login_required
 @require_GET
 def scores(request: HttpRequest, pk: int) -> HttpResponse:
@@ -230,6 +236,7 @@ def scores(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/scores.html", context)
 
 
+@never_cache
 @login_required_for_move
 @require_POST
 def play_card(request: HttpRequest, pk: int) -> HttpResponse:
@@ -243,6 +250,7 @@ def play_card(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@never_cache
 @login_required_for_move
 @require_POST
 def pass_cards(request: HttpRequest, pk: int) -> HttpResponse:
@@ -257,6 +265,7 @@ def pass_cards(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@never_cache
 @login_required_for_move
 @require_POST
 def choose_moon(request: HttpRequest, pk: int) -> HttpResponse:
@@ -270,6 +279,7 @@ def choose_moon(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@never_cache
 @login_required
 @require_POST
 def resign(request: HttpRequest, pk: int) -> HttpResponse:
@@ -283,6 +293,7 @@ def resign(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@never_cache
 @login_required
 @require_POST
 def join(request: HttpRequest, pk: int) -> HttpResponse:
@@ -297,6 +308,7 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@never_cache
 @login_required
 @require_POST
 def leave(request: HttpRequest, pk: int) -> HttpResponse:
@@ -311,6 +323,7 @@ def leave(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("lobby")
 
 
+@never_cache
 @login_required
 @require_POST
 def add_bot(request: HttpRequest, pk: int) -> HttpResponse:
@@ -324,6 +337,7 @@ def add_bot(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@never_cache
 @login_required
 @require_POST
 def remove_bot(request: HttpRequest, pk: int) -> HttpResponse:
@@ -337,6 +351,7 @@ def remove_bot(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@never_cache
 @login_required
 @require_POST
 def start(request: HttpRequest, pk: int) -> HttpResponse:

@@ -1,0 +1,138 @@
+"""Whatever a client puts in a URL, every route answers 4xx or a page, never a server error.
+
+Match ids beyond the database's 64-bit integers used to reach the ORM (which raises
+OverflowError on SQLite), and invite codes outside the alphabet codes are made of used to
+reach the database (PostgreSQL refuses NUL in text). The routes now only match what such a
+value can be, so anything else is a plain 404.
+"""
+
+import re
+from urllib.parse import quote
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games import services
+from games.converters import MAX_ID
+
+MATCH_ROUTES = [
+    "match", "scores", "join_match", "leave_match", "add_bot", "remove_bot", "start_match",
+    "pass_cards", "play_card", "choose_moon", "resign",
+]  # fmt: skip
+# A valid form for every action, so that a request reaches the service with its match id.
+WELL_FORMED = {"version": "1", "card": "2C", "cards": ["2C", "3C", "4C"], "option": "add",
+               "position": "1", "invite_code": "x"}  # fmt: skip
+PARAMETER = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<name>[^>]+)>")
+
+
+def _routes(resolver: URLResolver | None = None, prefix: str = "") -> list[str]:
+    """Return every route of the site as a pattern string such as "matches/<id:pk>/play/"."""
+    resolver = resolver or get_resolver()
+    found = []
+    for entry in resolver.url_patterns:
+        pattern = prefix + str(entry.pattern)
+        if isinstance(entry, URLResolver):
+            found.extend(_routes(entry, pattern))
+        elif isinstance(entry, URLPattern):
+            found.append(pattern)
+    return found
+
+
+def _client(user=None) -> Client:
+    client = Client(raise_request_exception=False)
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", MATCH_ROUTES)
+@pytest.mark.parametrize("pk", [MAX_ID + 1, 10**30])
+def test_a_match_id_beyond_64_bits_is_not_found(alice, name, pk):
+    path = reverse(name, args=[1]).replace("/1/", f"/{pk}/")
+    client = _client(alice)
+    for headers in ({}, {"HX-Request": "true"}):
+        assert client.get(path, {"since": "1"}, headers=headers).status_code in (404, 405)
+        assert client.post(path, WELL_FORMED, headers=headers).status_code in (404, 405)
+
+
+@pytest.mark.django_db
+def test_the_largest_64_bit_match_id_is_an_ordinary_missing_match(alice):
+    assert reverse("match", args=[MAX_ID]) == f"/matches/{MAX_ID}/"
+    assert _client(alice).get(f"/matches/{MAX_ID}/").status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("code", ["é", "caf%C3%A9", "%00", "a%00b", "x" * 65, "%F0%9F%82%A1"])
+def test_an_invite_code_outside_the_code_alphabet_is_not_found(alice, code):
+    assert _client(alice).get(f"/invite/{code}/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_real_invite_code_still_leads_to_its_match(alice, make_user):
+    match = services.create_match(alice, services.MatchOptions(private=True))
+    response = _client(make_user("bob")).get(reverse("invite", args=[match.invite_code]))
+    assert response.status_code == 200
+    assert match.invite_code in response.content.decode()
+
+
+# What goes into a URL's parameters: any integer, and any text, raw or percent-encoded.
+integers = st.integers().map(str) | st.integers(min_value=2**62, max_value=2**70).map(str)
+junk = st.text(min_size=1, max_size=30) | st.sampled_from(
+    ["%00", "%ff%fe", "%2F", "..", "%", "%%41", "é", "\x00", "a/b", "-1", "1e9", " 1"]
+)
+values = integers | junk | junk.map(lambda text: quote(text, safe=""))
+
+
+@pytest.fixture
+def clients(alice, make_user) -> dict[str, Client]:
+    staff = make_user("root", is_staff=True, is_superuser=True)
+    return {"anonymous": _client(), "player": _client(alice), "staff": _client(staff)}
+
+
+def _site_routes() -> list[str]:
+    # The admin's one regex route (its app index) takes a fixed app name, not a parameter;
+    # logging out takes none either, and would sign out the clients the next requests need.
+    return [
+        route
+        for route in _routes()
+        if not route.startswith("admin/^") and not route.endswith("logout/")
+    ]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("value", [str(2**63), "%C3%A9%00"])
+def test_no_route_answers_a_server_error_for_inputs_that_broke_some(clients, value):
+    for route in _site_routes():
+        path = "/" + PARAMETER.sub(lambda _: value, route)
+        # The admin sends anyone but staff to its login page before reading a parameter.
+        for who in ["staff"] if route.startswith("admin/") else clients:
+            client = clients[who]
+            assert client.get(path, {"since": "1"}).status_code < 500, (path, who)
+            assert client.post(path, WELL_FORMED).status_code < 500, (path, who)
+
+
+@pytest.mark.django_db
+@settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_no_route_answers_a_server_error_whatever_its_parameters(clients, data):
+    routes = _site_routes()
+    admin = [route for route in routes if route.startswith("admin/")]
+    ours = [route for route in routes if route not in admin]
+    # Half the examples on the site's own routes: the admin's hundred would drown them.
+    route = data.draw(st.sampled_from(ours) | st.sampled_from(admin), label="route")
+    path = "/" + PARAMETER.sub(lambda _: data.draw(values, label="parameter"), route)
+    who = data.draw(st.sampled_from(sorted(clients)), label="who")
+    form = data.draw(st.dictionaries(st.sampled_from(sorted(WELL_FORMED)), values))
+    form = {**WELL_FORMED, **form} if data.draw(st.booleans(), label="well formed") else form
+    send = clients[who].post if data.draw(st.booleans(), label="post") else clients[who].get
+    htmx = data.draw(st.booleans(), label="htmx")
+    response = send(path, form, headers={"HX-Request": "true"} if htmx else {})
+    assert response.status_code < 500, (path, form, who)
