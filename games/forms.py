@@ -43,7 +43,7 @@ class CreateMatchForm(forms.Form):
         help_text="The other seats wait for people; you can add bots or start later.",
     )
     private = forms.BooleanField(
-        label="Private: seen only by its players; people join with the invite link",
+        label="Private: hidden from all but those seated; join with the invite link",
         required=False,
     )
     auto_finish = forms.BooleanField(

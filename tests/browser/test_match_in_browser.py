@@ -176,7 +176,7 @@ def test_the_creator_sets_up_an_open_match_and_starts_it(page, screenshot, make_
     log_in(page, "tess")
     page.get_by_role("link", name="Lobby", exact=True).click()
     page.get_by_label("Players").select_option("5")
-    page.get_by_label("Private: only people with the invite link can join").check()
+    page.get_by_label(re.compile(r"^Private: hidden from all but those seated")).check()
     page.get_by_role("button", name="Create the match").click()
     expect(page.get_by_label("Invite link (only people with this link can join)")).to_have_value(
         re.compile(r"/invite/[\w-]+/$")
