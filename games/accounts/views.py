@@ -16,7 +16,6 @@ from games.accounts.forms import (
     NotificationForm,
     ProfileForm,
     SignUpForm,
-    ThrottledLoginForm,
 )
 from games.models import Profile, notification_settings_for
 from games.notifications import tasks
@@ -35,16 +34,10 @@ class InvalidFormStatusMixin:
         return response
 
 
-class LoginView(auth_views.LoginView):
-    """Log in; answer 400 to a wrong password and 429 once guesses are throttled."""
+class LoginView(InvalidFormStatusMixin, auth_views.LoginView):
+    """Log in; answer 400 to a wrong password (and django-axes 429 while guesses are paused)."""
 
-    form_class = ThrottledLoginForm
     redirect_authenticated_user = True
-
-    def form_invalid(self, form):
-        response = super().form_invalid(form)
-        response.status_code = TOO_MANY_REQUESTS if form.throttled else BAD_INPUT
-        return response
 
 
 class PasswordChangeView(InvalidFormStatusMixin, auth_views.PasswordChangeView):
@@ -144,8 +137,7 @@ def change_email(request: HttpRequest) -> HttpResponse:
     """Set, change or remove the account's e-mail address, confirmed by its password."""
     form = EmailForm(request.user, request, request.POST)
     if not form.is_valid():
-        status = TOO_MANY_REQUESTS if form.throttled else BAD_INPUT
-        return _profile_page(request, email=form, status=status)
+        return _profile_page(request, email=form, status=BAD_INPUT)
     turned_off = form.save()
     if form.address_left:
         tasks.notify_address_changed(request.user, form.address_left)
