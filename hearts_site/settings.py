@@ -188,6 +188,11 @@ LOGIN_LOCKOUT_SECONDS = int(os.environ.get("LOGIN_LOCKOUT_SECONDS", "900"))
 # else the header is ignored, since any client can send it.
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "")
 
+# Password resets: links per address asked for and per account, requests per client, a window.
+PASSWORD_RESET_LIMIT = int(os.environ.get("PASSWORD_RESET_LIMIT", "3"))
+PASSWORD_RESET_CLIENT_LIMIT = int(os.environ.get("PASSWORD_RESET_CLIENT_LIMIT", "20"))
+PASSWORD_RESET_WINDOW_SECONDS = int(os.environ.get("PASSWORD_RESET_WINDOW_SECONDS", "3600"))
+
 # django-axes counts the failures in the database (games/accounts/lockout.py says how).
 AXES_HANDLER = "games.accounts.lockout.LoginLockoutHandler"
 # Username with address first: it is the counter a successful sign-in clears.

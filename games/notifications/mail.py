@@ -11,6 +11,8 @@ from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
 from games.models import Seat, display_name_of
 
@@ -123,6 +125,20 @@ def send_password_changed(user) -> None:
         user.email,
         reset_url=absolute(reverse("password_reset")),
     )
+
+
+def send_password_reset(user, token: str) -> None:
+    """Send the account's address a link that sets a new password (plain text, as Django's)."""
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    context = {
+        "name": display_name_of(user),
+        "username": user.get_username(),
+        "reset_url": absolute(reverse("password_reset_confirm", args=[uid, token])),
+    }
+    subject = render_to_string("registration/password_reset_subject.txt", context)
+    body = render_to_string("registration/password_reset_email.txt", context)
+    # A subject must be one line, whatever the template ends with.
+    EmailMultiAlternatives(" ".join(subject.split()), body, to=[user.email]).send()
 
 
 def send_turn_notice(user, seat: Seat) -> None:
