@@ -5,11 +5,13 @@ Moves change a match only through the services, so the admin shows the engine's 
 (snapshot, version, log) read-only; staff can inspect everything and check a match's log.
 """
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from games import admin_tournaments  # noqa: F401  (registers the tournament admin)
+from games.accounts.names import clean_display_name
 from games.models import Action, Hand, Match, NotificationSettings, Profile, ScoreLine, Seat
 from games.services import log_matches_snapshot
 
@@ -43,8 +45,21 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+class ProfileAdminForm(forms.ModelForm):
+    """A profile as staff edit it: the same rules for the name as the player's own page."""
+
+    class Meta:
+        model = Profile
+        fields = ["user", "display_name"]
+
+    def clean_display_name(self) -> str:
+        user = self.cleaned_data.get("user") or self.instance.user
+        return clean_display_name(self.cleaned_data["display_name"], user.pk if user else None)
+
+
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
+    form = ProfileAdminForm
     list_display = ["display_name", "user"]
     search_fields = ["display_name", "user__username", "user__email"]
 

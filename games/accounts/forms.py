@@ -5,6 +5,8 @@ from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.db import models
 
+from games import names
+from games.accounts.names import clean_display_name
 from games.models import NotificationSettings, Profile
 
 
@@ -20,7 +22,8 @@ class SignUpForm(UserCreationForm):
     """A new account: username, display name, optional e-mail for password resets."""
 
     display_name = forms.CharField(
-        max_length=40,
+        max_length=names.MAX_LENGTH,
+        strip=False,  # `clean_display_name` trims, after refusing invisible characters
         help_text="The name other players see at the table. You can change it later.",
     )
     email = forms.EmailField(
@@ -31,6 +34,9 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "display_name", "email")
+
+    def clean_display_name(self) -> str:
+        return clean_display_name(self.cleaned_data["display_name"])
 
     def clean_email(self) -> str:
         email = self.cleaned_data.get("email", "").strip()
@@ -44,7 +50,7 @@ class SignUpForm(UserCreationForm):
             # The profile already exists (created with the user); update that very instance
             # so `user.profile` reads the new name straight away.
             profile, _ = Profile.objects.get_or_create(user=user)
-            profile.display_name = self.cleaned_data["display_name"].strip()
+            profile.display_name = self.cleaned_data["display_name"]
             profile.save()
             user.profile = profile
         return user
@@ -58,10 +64,7 @@ class ProfileForm(forms.ModelForm):
         fields = ("display_name",)
 
     def clean_display_name(self) -> str:
-        name = self.cleaned_data["display_name"].strip()
-        if not name:
-            raise forms.ValidationError("Choose a display name.")
-        return name
+        return clean_display_name(self.cleaned_data["display_name"], self.instance.user_id)
 
 
 class EmailForm(forms.Form):
