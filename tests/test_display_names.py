@@ -13,7 +13,7 @@ from tests.notify_helpers import messages_to, opt_in, run_due_tasks
 
 pytestmark = pytest.mark.django_db
 
-INJECTED = "Play now at http://evil.example/"
+INJECTED = "Play now: evil.example"  # short enough to store in 30 characters with a name
 
 
 def sign_up(client, display_name: str, username: str = "newcomer"):
@@ -123,7 +123,7 @@ def test_a_turn_email_keeps_a_name_stored_before_the_rules_on_one_line(
 ):
     bob = make_user("bob", "Bob", email="bob@example.com")
     # Stored directly, as names could be before they were checked.
-    Profile.objects.filter(user=alice).update(display_name=f"Alice\n{INJECTED}\u2028More")
+    Profile.objects.filter(user=alice).update(display_name=f"Al\n{INJECTED}\u2028More")
     opt_in(bob, turn_emails=True)
     with django_capture_on_commit_callbacks(execute=True):
         make_match(alice, people=[bob])
@@ -131,7 +131,7 @@ def test_a_turn_email_keeps_a_name_stored_before_the_rules_on_one_line(
     [message] = messages_to(bob)
     lines = message.body.splitlines()  # every line boundary, \u2028 included
     assert not any(line.startswith(("Play now", "More")) for line in lines)
-    assert f"Alice {INJECTED} More" in message.body
+    assert f"Al {INJECTED} More" in message.body
 
 
 def test_the_plain_text_template_itself_keeps_names_on_one_line():
@@ -163,7 +163,6 @@ def test_the_migration_cleans_names_stored_before_the_rules(make_user):
     migration = import_module("games.migrations.0008_display_names")
     stored = {
         "eve": f"Eve\n{INJECTED}",
-        "long": "L" * 45,
         "twin": "ALICE",
         "ada": "Ada",
         "wide": "Ｗｉｄｅ\u200b",
@@ -177,10 +176,17 @@ def test_the_migration_cleans_names_stored_before_the_rules(make_user):
     cleaned = {username: name_of(user) for username, user in users.items()}
     assert cleaned == {
         "alice": "Alice",
-        "eve": f"Eve {INJECTED}"[:30].strip(),
-        "long": "L" * 30,
+        "eve": f"Eve {INJECTED}",
         "twin": "ALICE 2",
         "ada": "Ada 2",
         "wide": "Wide",
         "blank": "blank",
     }
+
+
+def test_the_migration_cuts_names_longer_than_thirty_characters():
+    from importlib import import_module
+
+    migration = import_module("games.migrations.0008_display_names")
+    assert migration._clean("L" * 45) == "L" * 30
+    assert migration._clean(" Ｌｏｎｇ\u200b " + "x" * 40) == "Long " + "x" * 25

@@ -20,7 +20,7 @@ def client_within_limit(request: HttpRequest) -> bool:
     """Count a reset request from this client; say whether it may be served."""
     return within_limit(
         "reset-client",
-        client_address(request),
+        client_address(request) or "unknown",
         settings.PASSWORD_RESET_CLIENT_LIMIT,
         settings.PASSWORD_RESET_WINDOW_SECONDS,
     )
