@@ -7,11 +7,13 @@ match is in play, nothing that holds its cards is shown (the deal and the seed i
 the snapshot, the log of passes and cards): a staff member may also be a player.
 """
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from games import admin_tournaments  # noqa: F401  (registers the tournament admin)
+from games.accounts.names import clean_display_name
 from games.models import (
     Action,
     Hand,
@@ -71,8 +73,21 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+class ProfileAdminForm(forms.ModelForm):
+    """A profile as staff edit it: the same rules for the name as the player's own page."""
+
+    class Meta:
+        model = Profile
+        fields = ["user", "display_name"]
+
+    def clean_display_name(self) -> str:
+        user = self.cleaned_data.get("user") or self.instance.user
+        return clean_display_name(self.cleaned_data["display_name"], user.pk if user else None)
+
+
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
+    form = ProfileAdminForm
     list_display = ["display_name", "user"]
     search_fields = ["display_name", "user__username", "user__email"]
 

@@ -5,6 +5,7 @@ from django.conf import settings
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
+from games.accounts.names import available_name
 from games.models import NotificationSettings, Profile
 
 
@@ -12,8 +13,8 @@ from games.models import NotificationSettings, Profile
 def create_profile(sender, instance, created: bool, **kwargs) -> None:
     """Give a new user a profile whose display name starts as their username, e-mails off."""
     if created:
-        Profile.objects.get_or_create(
-            user=instance, defaults={"display_name": instance.get_username()}
-        )
+        # A username may break a display name's rules (too long, a bot's) or be another's name.
+        name = available_name(instance.get_username(), instance.pk)
+        Profile.objects.get_or_create(user=instance, defaults={"display_name": name})
         # The last-seen middleware only updates this row: it must exist from the start.
         NotificationSettings.objects.get_or_create(user=instance)

@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "channels",
     "django_tasks",
     "django_tasks_db",
+    "axes",
     "games",
 ]
 
@@ -74,6 +75,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "games.notifications.seen.LastSeenMiddleware",
+    # Last, so that it turns a sign-in refused while paused into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "hearts_site.urls"
@@ -166,8 +169,12 @@ else:
 # Sessions are read from the cache (the database keeps them too): every signed-in request reads
 # its session, and a cache hit costs less than a query.
 SESSION_ENGINE = "hearts_site.sessions"  # cached_db, read ahead by its middleware
+# Axes refuses to check passwords while guesses are paused (games/accounts/lockout.py); then
 # Django's model backend, with the signed-in user read in plain SQL (games/accounts/backends.py).
-AUTHENTICATION_BACKENDS = ["games.accounts.backends.ModelBackend"]
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "games.accounts.backends.ModelBackend",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -178,9 +185,32 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Failed logins per username and per client address before a pause, and the pause itself.
+# Failed logins per username from one address, and per address, before a pause; the pause.
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
 LOGIN_LOCKOUT_SECONDS = int(os.environ.get("LOGIN_LOCKOUT_SECONDS", "900"))
+# Proxies whose X-Forwarded-For names the client (games/accounts/addresses.py); from anyone
+# else the header is ignored, since any client can send it.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "")
+
+# Password resets: links per address asked for and per account, requests per client, a window.
+PASSWORD_RESET_LIMIT = int(os.environ.get("PASSWORD_RESET_LIMIT", "3"))
+PASSWORD_RESET_CLIENT_LIMIT = int(os.environ.get("PASSWORD_RESET_CLIENT_LIMIT", "20"))
+PASSWORD_RESET_WINDOW_SECONDS = int(os.environ.get("PASSWORD_RESET_WINDOW_SECONDS", "3600"))
+
+# django-axes counts the failures in the database (games/accounts/lockout.py says how).
+AXES_HANDLER = "games.accounts.lockout.LoginLockoutHandler"
+# Username with address first: it is the counter a successful sign-in clears.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], ["ip_address"]]
+AXES_FAILURE_LIMIT = "games.accounts.lockout.failure_limit"
+AXES_COOLOFF_TIME = "games.accounts.lockout.cool_off"
+AXES_CLIENT_IP_CALLABLE = "games.accounts.addresses.client_address"
+AXES_LOCKOUT_CALLABLE = "games.accounts.lockout.lockout_response"
+AXES_RESET_ON_SUCCESS = True
+# A refused guess while paused neither counts nor lengthens the pause: the page changes nothing.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# Keep what the pause needs, not a record of every sign-in and its address.
+AXES_DISABLE_ACCESS_LOG = True
 
 # Live sockets one signed-in session may hold open at once (one per open page).
 LIVE_SOCKETS_PER_SESSION = int(os.environ.get("LIVE_SOCKETS_PER_SESSION", "30"))

@@ -32,6 +32,16 @@ def fresh_engine_states():
 
 
 @pytest.fixture
+def fresh_limits():
+    """Start and end with no request counted (`games.accounts.limits`): the cache outlives tests."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
 def clock(monkeypatch):
     """Stop the site's clock at a known time; tests move it with `clock.advance(minutes=...)`."""
     from tests.notify_helpers import Clock

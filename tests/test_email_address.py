@@ -2,7 +2,6 @@
 
 import pytest
 from django.core import mail
-from django.core.cache import cache
 from django.urls import reverse
 
 from games.models import notification_settings_for
@@ -10,14 +9,6 @@ from tests.conftest import PASSWORD
 from tests.notify_helpers import CARD, START, run_due_tasks
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fresh_throttle():
-    """Wrong passwords here count as failed logins: start and end each test with none."""
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def change(client, email: str, password: str = PASSWORD):
@@ -102,10 +93,19 @@ def test_removing_the_address_turns_the_emails_off(client, alice):
 def test_wrong_passwords_count_towards_the_login_throttle(client, alice, settings):
     settings.LOGIN_FAILURE_LIMIT = 3
     client.force_login(alice)
-    for _ in range(3):
+    for _ in range(2):
         assert change(client, "thief@example.com", "guess").status_code == 400
+    assert_refused(change(client, "thief@example.com", "guess"), alice, 429, "try again in")
     response = change(client, "alice@new.example.com")  # now even the right password waits
-    assert_refused(response, alice, 429, "Too many failed logins")
+    assert_refused(response, alice, 429, "Too many failed sign-ins")
+    assert log_in_elsewhere(client, alice).status_code == 302
+
+
+def log_in_elsewhere(client, alice):
+    """Sign in from another address, which the pause from the first one leaves alone."""
+    client.post(reverse("logout"))
+    form = {"username": "alice", "password": PASSWORD}
+    return client.post(reverse("login"), form, REMOTE_ADDR="203.0.113.9")
 
 
 def test_it_needs_a_login_and_a_post(client, alice):

@@ -35,8 +35,11 @@ def test_it_has_a_column_per_player_and_a_row_per_hand_with_running_totals(alice
     response = alice_client.get(reverse("scores", args=[match.pk]))
     assert response.status_code == 200
     sheet = response.text.split('<table class="sheet">')[1].split("</table>")[0]
-    headers = re.findall(r'<th scope="col">([^<]+)</th>', sheet)
-    assert headers == ["Hand", "Alice (you)", "Basil", "Cleo", "Dmitri", "Edith"]
+    headers = [
+        re.sub(r"<[^>]+>", "", header).strip()
+        for header in re.findall(r'<th scope="col">(.+?)</th>', sheet)
+    ]
+    assert headers == ["Hand", "Alice (you)", "Basil bot", "Cleo bot", "Dmitri bot", "Edith bot"]
     rows = re.findall(r'<th scope="row">(\d+)</th>', sheet)
     assert rows == ["1", "2", "3"]
     totals = [int(t) for t in re.findall(r'<span class="sheet-total">(-?\d+)</span>', sheet)]

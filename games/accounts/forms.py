@@ -1,11 +1,12 @@
 """Forms for signing up, logging in, editing a profile and choosing e-mails."""
 
 from django import forms
-from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth.forms import UserCreationForm
 from django.db import models
 
-from games.accounts.throttle import LoginThrottle, lockout_minutes
+from games import names
+from games.accounts.names import clean_display_name
 from games.models import NotificationSettings, Profile
 
 
@@ -21,7 +22,8 @@ class SignUpForm(UserCreationForm):
     """A new account: username, display name, optional e-mail for password resets."""
 
     display_name = forms.CharField(
-        max_length=40,
+        max_length=names.MAX_LENGTH,
+        strip=False,  # `clean_display_name` trims, after refusing invisible characters
         help_text="The name other players see at the table. You can change it later.",
     )
     email = forms.EmailField(
@@ -32,6 +34,9 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "display_name", "email")
+
+    def clean_display_name(self) -> str:
+        return clean_display_name(self.cleaned_data["display_name"])
 
     def clean_email(self) -> str:
         email = self.cleaned_data.get("email", "").strip()
@@ -45,46 +50,10 @@ class SignUpForm(UserCreationForm):
             # The profile already exists (created with the user); update that very instance
             # so `user.profile` reads the new name straight away.
             profile, _ = Profile.objects.get_or_create(user=user)
-            profile.display_name = self.cleaned_data["display_name"].strip()
+            profile.display_name = self.cleaned_data["display_name"]
             profile.save()
             user.profile = profile
         return user
-
-
-def _refuse_while_locked(form: forms.Form, throttle: LoginThrottle) -> None:
-    """Refuse to check a password while too many guesses have failed; mark the form throttled."""
-    if throttle.is_locked():
-        form.throttled = True
-        raise forms.ValidationError(
-            form.error_messages["throttled"],
-            code="throttled",
-            params={"minutes": lockout_minutes()},
-        )
-
-
-class ThrottledLoginForm(AuthenticationForm):
-    """Django's login form, refusing to check passwords once too many guesses failed."""
-
-    error_messages = {
-        **AuthenticationForm.error_messages,
-        "throttled": (
-            "Too many failed logins. Please wait %(minutes)d minutes and try again, "
-            "or reset your password."
-        ),
-    }
-
-    throttled = False
-
-    def clean(self):
-        throttle = LoginThrottle.for_request(self.request, self.data.get("username", ""))
-        _refuse_while_locked(self, throttle)
-        try:
-            cleaned = super().clean()
-        except forms.ValidationError:
-            throttle.record_failure()
-            raise
-        throttle.reset()
-        return cleaned
 
 
 class ProfileForm(forms.ModelForm):
@@ -95,10 +64,7 @@ class ProfileForm(forms.ModelForm):
         fields = ("display_name",)
 
     def clean_display_name(self) -> str:
-        name = self.cleaned_data["display_name"].strip()
-        if not name:
-            raise forms.ValidationError("Choose a display name.")
-        return name
+        return clean_display_name(self.cleaned_data["display_name"], self.instance.user_id)
 
 
 class EmailForm(forms.Form):
@@ -106,7 +72,9 @@ class EmailForm(forms.Form):
 
     The password is asked because the address receives password resets: whoever could change
     it without knowing the password could take the account over from a session left open.
-    Wrong passwords count towards the login throttle, as failed logins do.
+    The password is checked by signing in again (`authenticate`), so wrong ones count as
+    failed logins, and while those are paused the password is not checked at all (django-axes
+    answers with its lockout page, see `games.accounts.lockout`).
     """
 
     email = forms.EmailField(
@@ -123,7 +91,6 @@ class EmailForm(forms.Form):
 
     error_messages = {
         "password": "That is not your password; the e-mail address is unchanged.",
-        "throttled": ThrottledLoginForm.error_messages["throttled"],
         "in_use": "Another account already uses this e-mail address.",
     }
 
@@ -132,7 +99,6 @@ class EmailForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.user = user
         self.request = request
-        self.throttled = False
         self._previous = user.email
 
     def clean_email(self) -> str:
@@ -143,10 +109,8 @@ class EmailForm(forms.Form):
 
     def clean_password(self) -> str:
         password = self.cleaned_data["password"]
-        throttle = LoginThrottle.for_request(self.request, self.user.get_username())
-        _refuse_while_locked(self, throttle)
-        if not self.user.check_password(password):
-            throttle.record_failure()
+        checked = authenticate(self.request, username=self.user.get_username(), password=password)
+        if checked is None or checked.pk != self.user.pk:
             raise forms.ValidationError(self.error_messages["password"], code="password")
         return password
 

@@ -1,5 +1,6 @@
 """Sign up, log in, profile: Django's own auth, with a clear answer to every bad input."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -10,14 +11,14 @@ from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games.accounts import backends
+from games.accounts import backends, resets
 from games.accounts.forms import (
     EmailForm,
     NotificationForm,
     ProfileForm,
     SignUpForm,
-    ThrottledLoginForm,
 )
+from games.accounts.resets import QueuedPasswordResetForm
 from games.models import Profile, notification_settings_for
 from games.notifications import tasks
 
@@ -35,16 +36,10 @@ class InvalidFormStatusMixin:
         return response
 
 
-class LoginView(auth_views.LoginView):
-    """Log in; answer 400 to a wrong password and 429 once guesses are throttled."""
+class LoginView(InvalidFormStatusMixin, auth_views.LoginView):
+    """Log in; answer 400 to a wrong password (and django-axes 429 while guesses are paused)."""
 
-    form_class = ThrottledLoginForm
     redirect_authenticated_user = True
-
-    def form_invalid(self, form):
-        response = super().form_invalid(form)
-        response.status_code = TOO_MANY_REQUESTS if form.throttled else BAD_INPUT
-        return response
 
 
 class PasswordChangeView(InvalidFormStatusMixin, auth_views.PasswordChangeView):
@@ -59,7 +54,24 @@ class PasswordChangeView(InvalidFormStatusMixin, auth_views.PasswordChangeView):
 
 
 class PasswordResetView(InvalidFormStatusMixin, auth_views.PasswordResetView):
-    """Send a reset link, without telling whether the address has an account."""
+    """Queue a reset link, without telling whether the address has an account.
+
+    The same answer whatever happens to the request (see `games.accounts.resets`), except to
+    a client asking too often, whatever the addresses: 429.
+    """
+
+    form_class = QueuedPasswordResetForm
+
+    def form_valid(self, form):
+        if not resets.client_within_limit(self.request):
+            context = {"minutes": -(-settings.PASSWORD_RESET_WINDOW_SECONDS // 60)}
+            return render(
+                self.request,
+                "registration/password_reset_throttled.html",
+                context,
+                status=TOO_MANY_REQUESTS,
+            )
+        return super().form_valid(form)
 
 
 class PasswordResetConfirmView(InvalidFormStatusMixin, auth_views.PasswordResetConfirmView):
@@ -144,8 +156,7 @@ def change_email(request: HttpRequest) -> HttpResponse:
     """Set, change or remove the account's e-mail address, confirmed by its password."""
     form = EmailForm(request.user, request, request.POST)
     if not form.is_valid():
-        status = TOO_MANY_REQUESTS if form.throttled else BAD_INPUT
-        return _profile_page(request, email=form, status=status)
+        return _profile_page(request, email=form, status=BAD_INPUT)
     turned_off = form.save()
     if form.address_left:
         tasks.notify_address_changed(request.user, form.address_left)

@@ -3,6 +3,8 @@
 from django.conf import settings
 from django.db import models
 
+from games import names
+
 
 class Profile(models.Model):
     """What a player shows of themselves at the table."""
@@ -10,8 +12,10 @@ class Profile(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
     )
+    # Set only through `games.accounts.names`, which also keeps names apart from each other's.
     display_name = models.CharField(
-        max_length=40,
+        max_length=names.MAX_LENGTH,
+        validators=[names.validate_display_name],
         help_text="The name other players see at the table.",
     )
 

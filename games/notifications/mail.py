@@ -11,8 +11,11 @@ from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
 from games.models import Seat, display_name_of
+from games.names import one_line
 
 UNSUBSCRIBE_SALT = "games.notifications.unsubscribe"
 
@@ -42,7 +45,8 @@ def unsubscribe_url(user_id: int) -> str:
 def match_summary(seat: Seat) -> dict:
     """Describe one waiting match for an e-mail: who plays, how far it is, its link."""
     match = seat.match
-    others = [other.name for other in match.seats.all() if other.pk != seat.pk]
+    # Names are checked when set; `one_line` keeps one stored before that from adding lines.
+    others = [one_line(other.name) for other in match.seats.all() if other.pk != seat.pk]
     return {
         "id": match.pk,
         "url": absolute(match.get_absolute_url()),
@@ -71,7 +75,7 @@ def send(user, template: str, subject: str, context: dict) -> None:
     link = unsubscribe_url(user.pk)
     context = {
         **context,
-        "name": display_name_of(user),
+        "name": one_line(display_name_of(user)),
         "site_url": settings.SITE_URL,
         "unsubscribe_url": link,
         "settings_url": absolute(reverse("profile")),
@@ -92,7 +96,7 @@ def _send_account_notice(user, template: str, subject: str, to: str, **context) 
     """
     context = {
         **context,
-        "name": display_name_of(user),
+        "name": one_line(display_name_of(user)),
         "username": user.get_username(),
         "site_url": settings.SITE_URL,
     }
@@ -123,6 +127,20 @@ def send_password_changed(user) -> None:
         user.email,
         reset_url=absolute(reverse("password_reset")),
     )
+
+
+def send_password_reset(user, token: str) -> None:
+    """Send the account's address a link that sets a new password (plain text, as Django's)."""
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    context = {
+        "name": one_line(display_name_of(user)),
+        "username": user.get_username(),
+        "reset_url": absolute(reverse("password_reset_confirm", args=[uid, token])),
+    }
+    subject = render_to_string("registration/password_reset_subject.txt", context)
+    body = render_to_string("registration/password_reset_email.txt", context)
+    # A subject must be one line, whatever the template ends with.
+    EmailMultiAlternatives(" ".join(subject.split()), body, to=[user.email]).send()
 
 
 def send_turn_notice(user, seat: Seat) -> None:

@@ -11,12 +11,15 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.tokens import default_token_generator
 from django.db import transaction
 from django.db.models import F, Prefetch, Q
 from django_tasks import TaskContext, TaskResultStatus, task
 from django_tasks_db.models import DBTaskResult
 
 from games import clock
+from games.accounts.limits import within_limit
 from games.models import MatchStatus, NotificationSettings, Seat
 from games.notifications import mail
 
@@ -113,6 +116,28 @@ def notify_password_changed(user) -> None:
     """Queue the notice of a new password, once it is committed."""
     if user.email:
         transaction.on_commit(lambda: send_password_notice.enqueue(user.pk))
+
+
+@task()
+def send_password_reset(email: str) -> int:
+    """E-mail a reset link to each active account of this address; return how many were sent.
+
+    Each account gets at most `PASSWORD_RESET_LIMIT` links a window, however many addresses
+    it was asked for under (its address may have changed). The link is made here, from
+    `SITE_URL`: there is no request to take the host from.
+    """
+    sent = 0
+    for user in PasswordResetForm().get_users(email):
+        if not within_limit(
+            "reset-account",
+            str(user.pk),
+            settings.PASSWORD_RESET_LIMIT,
+            settings.PASSWORD_RESET_WINDOW_SECONDS,
+        ):
+            continue
+        mail.send_password_reset(user, default_token_generator.make_token(user))
+        sent += 1
+    return sent
 
 
 def notify_turn_later(user_id: int, match_id: int, turn_began: datetime) -> None:

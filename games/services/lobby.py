@@ -10,10 +10,9 @@ from django.db import transaction
 
 from games import engine
 from games.models import Match, MatchStatus, Seat
+from games.names import BOT_NAMES
 from games.services.errors import BadInput, Conflict, NotAllowed, TooManyOpen
 from games.services.table import LockedTable
-
-BOT_NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Edith", "Felix", "Greta")
 
 
 @dataclass(frozen=True)

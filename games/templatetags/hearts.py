@@ -18,6 +18,8 @@ from django.utils.timesince import timesince
 
 from games import engine
 
+from .names import bot_marker
+
 register = template.Library()
 
 
@@ -126,7 +128,7 @@ def seat_item(place, phase: str | None) -> str:
         cards = f'<span class="seat-cards">{place.cards_left} card{plural}</span>'
     return (
         f'<li class="{classes}" data-spot="{place.spot}">'
-        f'<span class="seat-name">{escape(place.name)}{you}</span> '
+        f'<span class="seat-name">{escape(place.name)}{bot_marker(place.is_bot)}{you}</span> '
         f'<span class="seat-total">{place.total} <span class="seat-unit">pts</span></span> '
         f'<span class="seat-note">{badge} {cards}</span></li>'
     )

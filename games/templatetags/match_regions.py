@@ -34,6 +34,7 @@ from .hearts import (
     trick_cards,
     trick_list,
 )
+from .names import bot_marker
 
 register = template.Library()
 
@@ -240,6 +241,7 @@ def _result(context) -> str:
     standings = "".join(
         f"<li{_class('is-winner' if place.rank == 1 else '')}>"
         f'<span class="rank">{ordinal(place.rank)}</span> {escape(place.name)}'
+        f"{bot_marker(place.is_bot)}"
         f"{' (you)' if place.is_you else ''} "
         f'<span class="standing-total">{place.total} point{pluralize(place.total)}</span></li>'
         for place in result["standings"]

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from games.accounts.names import available_name
 from games.models import Profile
 
 DEMO_PASSWORD = "hearts-demo"
@@ -43,7 +44,8 @@ class Command(BaseCommand):
                 # Existing accounts are left exactly as they are: the command is safe to rerun.
                 user.set_password(DEMO_PASSWORD)
                 user.save()
-                Profile.objects.update_or_create(user=user, defaults={"display_name": display_name})
+                name = available_name(display_name, user.pk)
+                Profile.objects.update_or_create(user=user, defaults={"display_name": name})
         self.stdout.write(f"Demo accounts (password for each: {DEMO_PASSWORD}):")
         for username, display_name, is_staff in DEMO_ACCOUNTS:
             role = "staff, can open /admin/" if is_staff else "player"

@@ -15,7 +15,7 @@ def let_players_choose(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0008_tournament_tables_are_public'),
+        ('games', '0009_tournament_tables_are_public'),
     ]
 
     operations = [

@@ -13,6 +13,6 @@ def make_public(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0007_expect_session")]
+    dependencies = [("games", "0008_display_names")]
 
     operations = [migrations.RunPython(make_public, migrations.RunPython.noop)]

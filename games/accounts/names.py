@@ -1,0 +1,58 @@
+"""Choosing a display name: the rules of `games.names`, and no other player's name."""
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+
+from games import names
+from games.models import Profile
+
+TAKEN = "Another player already uses this name."
+
+
+def is_taken(name: str, user_pk: int | None = None) -> bool:
+    """Say whether another player shows this name, capitals aside.
+
+    A player with no display name shows their username, so usernames count too.
+    """
+    profiles = Profile.objects.filter(display_name__iexact=name)
+    users = get_user_model().objects.filter(username__iexact=name)
+    if user_pk is not None:
+        profiles = profiles.exclude(user_id=user_pk)
+        users = users.exclude(pk=user_pk)
+    return profiles.exists() or users.exists()
+
+
+def clean_display_name(value: str, user_pk: int | None = None) -> str:
+    """Return the name as it will be stored, or raise `ValidationError` saying what is wrong.
+
+    The one check every form that sets a name runs (sign-up, profile, admin).
+    """
+    if names.has_hidden_characters(value):
+        # Refused, not cleaned: the player should see exactly the name others will see.
+        raise ValidationError(names.MESSAGES["hidden"], code="hidden")
+    name = names.normalise(value)
+    names.validate_display_name(name)
+    if is_taken(name, user_pk):
+        raise ValidationError(TAKEN, code="taken")
+    return name
+
+
+def available_name(wanted: str, user_pk: int | None = None) -> str:
+    """Return a valid name close to `wanted` that nobody else shows, adding a number if needed.
+
+    For names nobody typed into a form: a new account's username, the demo accounts.
+    """
+    base = names.normalise(names.without_hidden_characters(wanted))[: names.MAX_LENGTH]
+    base = base.strip() or "Player"
+    candidate, number = base, 1
+    while True:
+        try:
+            names.validate_display_name(candidate)
+        except ValidationError:
+            pass
+        else:
+            if not is_taken(candidate, user_pk):
+                return candidate
+        number += 1
+        suffix = f" {number}"
+        candidate = base[: names.MAX_LENGTH - len(suffix)].rstrip() + suffix
