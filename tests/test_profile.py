@@ -1,4 +1,6 @@
-"""The profile page: a player changes their display name and password."""
+"""The profile page: a player changes their display name, forced-card setting and password."""
+
+import re
 
 from django.urls import reverse
 
@@ -13,6 +15,18 @@ def test_it_shows_and_changes_the_display_name(client, alice):
     alice.profile.refresh_from_db()
     assert alice.profile.display_name == "Queen of Hearts"
     assert "Your profile has been saved." in response.text
+
+
+def test_each_player_chooses_whether_their_forced_cards_are_played_for_them(client, alice):
+    client.force_login(alice)
+    page = client.get(reverse("profile")).text
+    assert re.search(r'<input type="checkbox" name="auto_play_forced"[^>]* checked>', page)
+    client.post(reverse("profile"), {"display_name": "Alice"})  # the box left unticked
+    alice.profile.refresh_from_db()
+    assert alice.profile.auto_play_forced is False
+    client.post(reverse("profile"), {"display_name": "Alice", "auto_play_forced": "on"})
+    alice.profile.refresh_from_db()
+    assert alice.profile.auto_play_forced is True
 
 
 def test_it_rejects_a_blank_display_name(client, alice):

@@ -136,7 +136,7 @@ def _profile_page(
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
-    """Show and edit the player's display name."""
+    """Show and edit the player's display name and how their seats play."""
     if request.method == "POST":
         own_profile, _ = Profile.objects.get_or_create(
             user=request.user, defaults={"display_name": request.user.get_username()}
