@@ -19,6 +19,13 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
+def client_for(user) -> Client:
+    """Return a test client signed in as the user."""
+    client = Client()
+    client.force_login(user)
+    return client
+
+
 def make_match(
     creator,
     *,

@@ -6,13 +6,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Match, MatchStatus, Seat
-from tests.factories import make_match
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
+from tests.factories import client_for, make_match
 
 
 @pytest.fixture

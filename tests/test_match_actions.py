@@ -9,6 +9,7 @@ from games.models import Match, ScoreLine
 from tests.factories import (
     HTMX,
     action_count,
+    client_for,
     make_match,
     moon_match,
     play_to_the_end,
@@ -26,12 +27,6 @@ def bob(make_user):
 @pytest.fixture
 def alice_client(client, alice):
     client.force_login(alice)
-    return client
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
     return client
 
 

@@ -14,16 +14,10 @@ from games.models import Action, Hand, MatchStatus
 from games.presenters.table import announcement
 from games.templatetags import match_regions
 from games.templatetags.match_regions import match_url
-from tests.factories import HTMX, make_match, next_move, play_to_the_end, state_of
+from tests.factories import HTMX, client_for, make_match, next_move, play_to_the_end, state_of
 
 # Alice's matches against bots: the names of the four seats.
 SEAT_NAMES = {0: "Alice", 1: "Basil", 2: "Cleo", 3: "Dmitri"}
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def region(html: str, name: str) -> str:

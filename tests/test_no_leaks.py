@@ -13,19 +13,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from games import engine
 from games.engine.cards import cards_from_mask
 from games.models import Action
-from tests.factories import HTMX, make_match, next_move, state_of
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
+from tests.factories import HTMX, client_for, make_match, next_move, state_of
 
 
 def hidden_from(state: engine.Match, viewer: int | None) -> tuple[engine.Card, ...]:

@@ -4,12 +4,12 @@ import runpy
 from pathlib import Path
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from games import services
 from games.models import Match, MatchStatus, Seat
 from hearts_site import settings as settings_module
+from tests.factories import client_for
 from tests.service_helpers import open_match
 
 CAP = 3
@@ -23,12 +23,6 @@ def small_cap(settings):
 @pytest.fixture
 def bob(make_user):
     return make_user("bob", "Bob")
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def fill_up(user) -> list[Match]:

@@ -6,12 +6,11 @@ People holding its invite see it through the invite page until it starts, and ma
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from games.models import Match, Seat
 from tests.async_helpers import run_async
-from tests.factories import HTMX, make_match
+from tests.factories import HTMX, client_for, make_match
 from tests.live_helpers import connect
 
 # Every route of one match, with what a form for it would send.
@@ -28,12 +27,6 @@ ROUTES = [
     ("choose_moon", "post", {"version": 1, "option": "add"}),
     ("resign", "post", {}),
 ]
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture

@@ -8,13 +8,7 @@ from django.urls import reverse
 
 from games import presenters
 from games.models import ScoreLine
-from tests.factories import HTMX, make_match, moon_match, play_to_the_end
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
+from tests.factories import HTMX, client_for, make_match, moon_match, play_to_the_end
 
 
 @pytest.fixture

@@ -16,17 +16,15 @@ from django.urls import reverse
 
 from games import engine
 from games.engine.cards import CARDS
-from games.models import Match, MatchStatus, Table
+from games.models import Match, MatchStatus, Table, Tournament
 from games.services import tournaments as tours
 from tests.async_helpers import run_async
-from tests.factories import HTMX
+from tests.factories import HTMX, client_for
 from tests.live_helpers import connect, receive_until
 from tests.tournament_helpers import BOT, enter, make_players, make_tournament, play_round
 
 # Any sign of a card in a page: a card element, a form value, or a card named in words.
-CARD_MARKERS = tuple(
-    (f'data-card="{card}"', f'value="{card}"', card.words) for card in CARDS
-)
+CARD_MARKERS = tuple((f'data-card="{card}"', f'value="{card}"', card.words) for card in CARDS)
 
 
 ROUTES = {"pass": "pass_cards", "play": "play_card", "moon": "choose_moon"}
@@ -37,14 +35,7 @@ def shown_cards(html: str) -> list[str]:
     return [marker for markers in CARD_MARKERS for marker in markers if marker in html]
 
 
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-@pytest.fixture
-def round_of_two_tables(db):
+def start_round_of_two_tables() -> tuple[Tournament, list[Table]]:
     """Eight entrants at two tables of four sharing their deals; the round under way."""
     tournament = make_tournament(hands=1)
     users = make_players(8)
@@ -54,6 +45,11 @@ def round_of_two_tables(db):
     tables = list(Table.objects.filter(round__tournament=tournament).order_by("number"))
     assert tables[0].deal_group and tables[0].deal_group == tables[1].deal_group
     return tournament, tables
+
+
+@pytest.fixture
+def round_of_two_tables(db):
+    return start_round_of_two_tables()
 
 
 def person_at(match: Match, position: int):
@@ -179,12 +175,8 @@ def test_tables_without_a_shared_deal_are_not_sealed(make_user):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_sealed_follow_names_nobody_to_act(make_user):
-    tournament = make_tournament(hands=1)
-    users = make_players(8)
-    enter(tournament, users)
-    tours.seat_next_round(tournament.pk)
-    tours.start_round(tournament.pk, by=users[0])
-    match = Table.objects.filter(round__tournament=tournament).first().match
+    _, (table, _) = start_round_of_two_tables()
+    match = table.match
     watcher = make_user("watcher", "Watcher")
     player = match.seats.filter(to_act=True, user__isnull=False).first().user
 
