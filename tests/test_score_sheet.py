@@ -73,6 +73,8 @@ def test_the_chart_draws_a_line_per_seat_with_the_target(alice_client, alice):
     assert len(polylines) == 4
     assert all(len(points.split()) == 3 for points in polylines)  # the start and two hands
     assert 'class="chart-target"' in svg and "target 100" in svg
+    legend = html.split('<ul class="chart-legend">')[1].split("</ul>")[0]
+    assert legend.count("badge-bot") == 3  # Alice plays three bots: each is marked
 
 
 def test_the_match_page_carries_the_score_sheet_as_a_region(alice_client, alice):

@@ -82,6 +82,7 @@ class ChartLine:
     colour: str
     dash: str
     total: int
+    is_bot: bool = False
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,7 @@ def score_sheet(match: Match, places: Sequence[Place], lines: Sequence[Line]) ->
             rows,
             None if match.fixed_hands else match.target,
             ends=match.length_words,
+            bots=[p.is_bot for p in columns],
         ),
     }
 
@@ -132,7 +134,11 @@ def _round_up(value: int, step: int = 10) -> int:
 
 
 def build_chart(
-    names: Sequence[str], rows: Sequence[SheetRow], target: int | None, ends: str = ""
+    names: Sequence[str],
+    rows: Sequence[SheetRow],
+    target: int | None,
+    ends: str = "",
+    bots: Sequence[bool] = (),
 ) -> Chart:
     """Draw each seat's running total after every hand, with the target as a line.
 
@@ -160,6 +166,7 @@ def build_chart(
             colour=PALETTE[k % len(PALETTE)],
             dash=DASHES[k % len(DASHES)],
             total=series[k][-1],
+            is_bot=k < len(bots) and bots[k],
         )
         for k, name in enumerate(names)
     )
