@@ -92,32 +92,18 @@ def instrument(stages: Stages) -> None:
     from django.core.handlers.base import BaseHandler
     from django.db.backends.utils import CursorWrapper
 
-    from games import rows
-    from games.services import play, table, table_rows
+    from games.services import play, table
     from games.views import matches
 
     stages.wrap(BaseHandler, "get_response", "request (all of it)")
     stages.wrap(play, "_move", "  the move (one transaction)")
     stages.wrap(table.LockedTable, "lock", "    lock and read")
-    stages.wrap(table_rows, "lock_table", "      the query")
-    # A move reads its player with the table: the lookup comes after the locked read.
     stages.wrap(auth, "get_user", "    the signed-in user")
     stages.wrap(table.LockedTable, "advance", "    bots and automatic plays")
     stages.wrap(table.LockedTable, "save", "    save")
-    stages.wrap(rows, "run", "      the writes")
     stages.wrap(matches, "_context", "  what the page shows (presenters)")
     stages.wrap(matches, "_regions", "  rendering the regions")
     stages.wrap(CursorWrapper, "execute", "every query through a cursor")
-    from django.db import connection
-
-    if connection.vendor == "postgresql":
-        from hearts_site.postgresql import base
-
-        # The BEGIN with the locked read, the writes with the COMMIT (see the backend): each
-        # exchange is sent by `_start`, and its answer read by `_receive` (a move's COMMIT
-        # once the regions are rendered).
-        stages.wrap(base.DatabaseWrapper, "_start", "sending to the backend")
-        stages.wrap(base.DatabaseWrapper, "_receive", "waiting for its answers")
 
 
 # Besides the stages: the request's own CPU time (what of its wall time the thread ran), and

@@ -38,15 +38,12 @@ STAGES = [
     "    taking a database connection and giving it back",
     "    the move (one transaction)",
     "      lock and read",
-    "      a copy of the kept table (PostgreSQL)",
     "      the signed-in user, checked against the session",
     "      decisions through the engine (the bots' too)",
     "      bots and automatic plays",
-    "      save (the statements put together)",
-    "      sending the exchanges (the COMMIT's too)",
+    "      save (the statements)",
     "    what the page shows (presenters)",
     "    rendering the regions",
-    "    the commit's answer, read after the rendering",
     "    waiting for the database's answers",
 ]
 KINDS = ["play", "poll", "healthz"]
@@ -141,11 +138,10 @@ def install() -> None:
 
     from django.conf import settings
     from django.contrib import auth
-    from django.db import connection
     from django.db.backends.base.base import BaseDatabaseWrapper
     from django.urls.resolvers import URLResolver
 
-    from games.services import kept_tables, play, table
+    from games.services import play, table
     from games.views import matches
 
     _wrap_handler()
@@ -157,26 +153,17 @@ def install() -> None:
     wrap(BaseDatabaseWrapper, "close", label)
     wrap(play, "_move", next(labels))
     wrap(table.LockedTable, "lock", next(labels))
-    wrap(kept_tables, "take", next(labels))
     wrap(auth, "get_user", next(labels))
     wrap(table.LockedTable, "apply", next(labels))  # the bots' decisions are counted here too
     wrap(table.LockedTable, "advance", next(labels))
     wrap(table.LockedTable, "save", next(labels))
-    sending = next(labels)
     wrap(matches, "_context", next(labels))
     wrap(matches, "_regions", next(labels))
-    commit, answers = next(labels), next(labels)
-    if connection.vendor == "postgresql":
-        from hearts_site.postgresql import base
+    from django.db.backends.utils import CursorWrapper
 
-        wrap(base.DatabaseWrapper, "answer_commit", commit)
-        wrap(base.DatabaseWrapper, "_receive", answers)
-        wrap(base.DatabaseWrapper, "_start", sending)
-    else:
-        from django.db.backends.utils import CursorWrapper
-
-        wrap(CursorWrapper, "execute", answers)
-        wrap(CursorWrapper, "executemany", answers)
+    answers = next(labels)
+    wrap(CursorWrapper, "execute", answers)
+    wrap(CursorWrapper, "executemany", answers)
     atexit.register(write_samples)
 
 

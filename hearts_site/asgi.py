@@ -23,9 +23,7 @@ from games.routing import websocket_urlpatterns  # noqa: E402
 from hearts_site.collector import tune_for_serving  # noqa: E402
 from hearts_site.daphne_requests import leave_bodies_to_django  # noqa: E402
 from hearts_site.http import HttpHandler  # noqa: E402
-from hearts_site.sqlite_wal import keep_wal_open  # noqa: E402
 
-keep_wal_open()
 leave_bodies_to_django()
 
 application = ProtocolTypeRouter(

@@ -67,7 +67,7 @@ MIDDLEWARE = [
     # Every page's Content-Security-Policy and Permissions-Policy (see "Security headers").
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
-    "hearts_site.sessions.SessionMiddleware",  # reads the session ahead (see the module)
+    "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -121,9 +121,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Django's backend, sending a move's BEGIN with its first read and its writes with its
-    # COMMIT: two round trips a move instead of four (hearts_site/postgresql/base.py).
-    DATABASES["default"]["ENGINE"] = "hearts_site.postgresql"
     # Opening a PostgreSQL connection per request costs more than the request itself. Each
     # server thread keeps its connection, as on SQLite: requests run in a fixed pool of
     # threads (hearts_site/http.py), each keeping its own context from one request to the
@@ -139,10 +136,9 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     else:
         DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("DATABASE_CONN_MAX_AGE", "600"))
     # Prepared statements: the statements every move runs are planned once per connection
-    # instead of on every card (planning the move's five-table read costs more than running
-    # it). They need the parameters bound on the server. A pooler that hands out another
-    # server connection per transaction (PgBouncer in transaction mode) cannot keep them:
-    # there, set DATABASE_PREPARED_STATEMENTS=0.
+    # instead of on every card. They need the parameters bound on the server. A pooler that
+    # hands out another server connection per transaction (PgBouncer in transaction mode)
+    # cannot keep them: there, set DATABASE_PREPARED_STATEMENTS=0.
     if env_bool("DATABASE_PREPARED_STATEMENTS", True):
         DATABASES["default"]["OPTIONS"].update(server_side_binding=True, prepare_threshold=5)
 
@@ -160,7 +156,9 @@ if REDIS_URL:
         }
     }
     # Shared by every process, so login throttling holds across several daphne servers.
-    CACHES = {"default": {"BACKEND": "hearts_site.redis_cache.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -168,12 +166,12 @@ else:
 # --- Accounts --------------------------------------------------------------------------------
 # Sessions are read from the cache (the database keeps them too): every signed-in request reads
 # its session, and a cache hit costs less than a query.
-SESSION_ENGINE = "hearts_site.sessions"  # cached_db, read ahead by its middleware
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 # Axes refuses to check passwords while guesses are paused (games/accounts/lockout.py); then
-# Django's model backend, with the signed-in user read in plain SQL (games/accounts/backends.py).
+# Django's model backend.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "games.accounts.backends.ModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -22,13 +22,10 @@ def fresh_last_seen_memo():
 
 @pytest.fixture(autouse=True)
 def fresh_engine_states():
-    """Start each test with no kept engine state, table or session: match ids come round again."""
-    from games.services import kept_tables, states
-    from hearts_site import sessions
+    """Start each test with no kept engine state: match ids come round again."""
+    from games.services import states
 
     states.forget()
-    kept_tables.forget()
-    sessions.forget()
 
 
 @pytest.fixture

@@ -92,20 +92,3 @@ def test_a_refreshed_match_forgets_the_state_its_last_change_handed_on(alice):
     moved.refresh_from_db()
     assert not hasattr(moved, "engine_state") and not hasattr(moved, "loaded_seats")
     assert not hasattr(moved, "sheet_changed")
-
-
-def test_a_whole_table_is_kept_only_where_it_saves_a_round_trip(alice):
-    """PostgreSQL keeps the table a move leaves (`kept_tables`); SQLite, read in process, not."""
-    from django.db import connection
-
-    from games.services import kept_tables
-
-    match = make_match(alice)
-    moved = play_once(alice, match)
-    kept = kept_tables.take(match.pk, moved.version)
-    if connection.vendor == "postgresql":
-        assert kept is not None and kept.match.version == moved.version
-        assert [seat.user_id for seat in kept.seats] == [seat.user_id for seat in moved.seats.all()]
-        assert kept.state == states.load(match.pk, moved.snapshot)
-    else:
-        assert kept is None and not kept_tables._kept

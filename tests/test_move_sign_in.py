@@ -1,14 +1,11 @@
-"""A move reads its player with the table it locks, and checks them exactly as Django does."""
+"""A move is made only by a signed-in player whose session still holds (Django's checks)."""
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.accounts.backends import ModelBackend, offer_users, users_read_with_table
 from games.models import Match
 from games.presenters import viewer_seat
 from games.services.table import LockedTable
@@ -34,16 +31,6 @@ def assert_sent_to_sign_in(response, match: Match, version: int, actions: int) -
     assert response["Location"].startswith(reverse("login"))
     match.refresh_from_db()
     assert (match.version, action_count(match)) == (version, actions)
-
-
-def test_a_card_reads_the_player_only_with_the_table(alice):
-    client = signed_in(alice)
-    match = playing_match(alice, client)
-    with CaptureQueriesContext(connection) as queries:
-        assert play(client, match).status_code == 200
-    reading_users = [q["sql"] for q in queries if '"auth_user"' in q["sql"]]
-    assert len(reading_users) == 1
-    assert 'FROM "games_match" m' in reading_users[0]  # the locked read of the match
 
 
 def test_a_player_whose_password_changed_elsewhere_is_sent_to_sign_in(alice):
@@ -88,25 +75,6 @@ def test_someone_signed_in_without_a_seat_is_still_refused(alice, make_user):
     assert response.status_code == 403
     match.refresh_from_db()
     assert (match.version, action_count(match)) == (version, actions)
-
-
-def test_users_offered_are_found_only_inside_the_block(alice):
-    stale = get_user_model().objects.get(pk=alice.pk)
-    stale.username = "read-in-this-block"
-    offer_users([stale])  # outside any block: ignored
-    assert ModelBackend().get_user(alice.pk).username == "alice"
-    with users_read_with_table():
-        offer_users([stale])
-        assert ModelBackend().get_user(alice.pk) is stale
-    assert ModelBackend().get_user(alice.pk).username == "alice"  # read afresh again
-
-
-def test_an_inactive_user_offered_in_the_block_is_still_refused(alice):
-    inactive = get_user_model().objects.get(pk=alice.pk)
-    inactive.is_active = False
-    with users_read_with_table():
-        offer_users([inactive])
-        assert ModelBackend().get_user(alice.pk) is None
 
 
 def test_nobody_signed_in_holds_a_bots_seat(alice):

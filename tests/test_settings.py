@@ -71,7 +71,7 @@ def test_redis_url_switches_the_channel_layer_and_cache_to_redis():
     without = json.loads(run_python(code).stdout)
     assert with_redis == [
         "channels_redis.core.RedisChannelLayer",
-        "hearts_site.redis_cache.RedisCache",
+        "django.core.cache.backends.redis.RedisCache",
     ]
     assert without == [
         "channels.layers.InMemoryChannelLayer",
@@ -85,7 +85,7 @@ def test_database_url_selects_postgresql():
         "print(settings.DATABASES['default']['ENGINE'], settings.DATABASES['default']['NAME'])",
         DATABASE_URL="postgres://postgres@127.0.0.1:5432/hearts",
     )
-    assert result.stdout.split() == ["hearts_site.postgresql", "hearts"]
+    assert result.stdout.split() == ["django.db.backends.postgresql", "hearts"]
 
 
 def test_postgresql_prepares_statements_unless_told_not_to():

@@ -11,7 +11,7 @@ from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games.accounts import backends, resets
+from games.accounts import resets
 from games.accounts.forms import (
     EmailForm,
     NotificationForm,
@@ -100,7 +100,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             user = form.save()
-            login(request, user, backend=backends.PATH)
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome, {user.profile.display_name}!")
             return redirect(_safe_next(request) or "home")
         return render(

@@ -3,67 +3,24 @@
 from django.db import transaction
 
 from games import engine
-from games.accounts.backends import (
-    offer_users,
-    session_accepts,
-    unread_session,
-    users_read_with_table,
-)
 from games.models import Action, Match, MatchStatus, Seat, Table
-from games.services import kept_tables
-from games.services.errors import ActionRefused, BadInput
+from games.services.errors import BadInput
 from games.services.table import LockedTable
 
 
+@transaction.atomic
 def _move(user, match_id: int, seen_version: int, decision_for) -> Match:
-    """Run one player's decision: lock, check seat and version, apply, let bots answer, save.
-
-    On PostgreSQL the table usually comes from the copy its last move kept, checked in the
-    move's last exchange (see `kept_tables`), with the session if it was not read. Anything
-    refused on a copy is a `Retry`: the move is made again from the rows themselves, which
-    alone may refuse it, with its session read.
-    """
-    kept = kept_tables.take(match_id, seen_version)
-    unread = unread_session()
-    # The copy's users stand for the session's user only if its check passes on them. Else the
-    # user is found from the rows, as the rest of the move is: nothing has asked for it yet.
-    if kept is None or not session_accepts(kept.users):
-        if unread is not None:
-            raise kept_tables.Retry  # only a kept table's check vouches for an unread session
-        return _decide(user, seen_version, decision_for, lambda: LockedTable.lock(match_id))
-    kept.session = unread
-
-    def from_kept() -> LockedTable:
-        offer_users(kept.users)
-        return LockedTable.from_kept(kept)
-
-    try:
-        return _decide(user, seen_version, decision_for, from_kept)
-    except ActionRefused:
-        kept_tables.forget(match_id)
-        raise kept_tables.Retry from None
-
-
-def _decide(user, seen_version: int, decision_for, table_for) -> Match:
-    # The user is read with the table: `user` may be the request's, not read yet.
-    with transaction.atomic(), users_read_with_table():
-        table = table_for()
-        seat = table.require_seat(user)
-        table.require_in_play()
-        decision = decision_for(seat.position)
-        if table.check_version(seen_version, seat, decision):
-            return table.match  # the same move, sent twice: applied once already
-        if table.match.version != seen_version:
-            # A pass made while other seats passed (R2 lets it through). On PostgreSQL the
-            # seats and hand read while waiting for the row lock may predate those passes:
-            # only the locked row itself is read anew once the lock is granted. Read them all
-            # again, under the lock now held.
-            table = LockedTable.lock(table.match.pk)
-            seat = table.require_seat(user)
-        table.apply(decision, Action.Actor.PERSON)
-        table.advance()
-        table.save()
-        return table.match
+    """Run one player's decision: lock, check seat and version, apply, let bots answer, save."""
+    table = LockedTable.lock(match_id)
+    seat = table.require_seat(user)
+    table.require_in_play()
+    decision = decision_for(seat.position)
+    if table.check_version(seen_version, seat, decision):
+        return table.match  # the same move, sent twice: applied once already
+    table.apply(decision, Action.Actor.PERSON)
+    table.advance()
+    table.save()
+    return table.match
 
 
 def _cards(texts: list[str]) -> list[engine.Card]:

@@ -12,7 +12,7 @@ rebuilt from it as before.
 from __future__ import annotations
 
 from games import engine
-from hearts_site.recent import Recent
+from games.services.recent import Recent
 
 # Enough for every match in play on a busy site; a state is a few kilobytes.
 LIMIT = 5000

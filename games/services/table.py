@@ -12,10 +12,10 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import engine, rows
+from games import engine
 from games.models import Action, Hand, Match, MatchStatus, ScoreLine, Seat
 from games.models.profiles import wants_forced_play
-from games.services import kept_tables, states, table_rows
+from games.services import states
 from games.services.errors import (
     Conflict,
     NotAllowed,
@@ -54,25 +54,13 @@ def decision_value(decision: dict) -> tuple[str, str]:
 class LockedTable:
     """A match row locked for update, with what one change needs to read and write."""
 
-    def __init__(
-        self,
-        match: Match,
-        seats: list[Seat],
-        hand: Hand | None,
-        people: str | None = None,
-        *,
-        state: engine.Match | None = None,
-    ) -> None:
+    def __init__(self, match: Match, seats: list[Seat], hand: Hand | None) -> None:
         self.match = match
         self.seats = seats
-        if state is None and match.snapshot:
-            state = states.load(match.pk, match.snapshot)
-        self.state: engine.Match | None = state
+        self.state: engine.Match | None = (
+            states.load(match.pk, match.snapshot) if match.snapshot else None
+        )
         self.hand = hand
-        # The seats' people as read (see `table_rows.PEOPLE_MARK`), kept with the table unless
-        # the change seats someone else (the mark would no longer be theirs).
-        self.people = people
-        self._people_before = [seat.user_id for seat in seats]
         self._actions: list[Action] = []
         self._score_lines: list[ScoreLine] = []
         self._hands_to_save: dict[int, Hand] = {}
@@ -85,23 +73,23 @@ class LockedTable:
 
     @classmethod
     def lock(cls, match_id: int) -> "LockedTable":
-        """Lock the match row for the rest of the transaction and load it, its seats and hand."""
-        locked = table_rows.lock_table(match_id)
-        if locked is None:
-            raise NotFound("There is no such match.")
-        return cls(*locked)
+        """Lock the match row for the rest of the transaction and load it, its seats and hand.
 
-    @classmethod
-    def from_kept(cls, kept: kept_tables.KeptTable) -> "LockedTable":
-        """Start from a kept copy of the table instead of reading it (PostgreSQL).
-
-        The statement that checks the copy is still current, and locks the match row, goes
-        first, held back to go out with the writes and the COMMIT: if the copy is out of
-        date, the transaction fails there and nothing is written.
+        The seats and the hand are read once the lock is held, so they are as the last
+        change to the match left them (on PostgreSQL a row joined to the locked one would be
+        read as it stood before the wait).
         """
-        table = cls(kept.match, kept.seats, kept.hand, kept.people, state=kept.state)
-        rows.run([kept.guard()])
-        return table
+        match = Match.objects.select_for_update(of=("self",)).filter(pk=match_id).first()
+        if match is None:
+            raise NotFound("There is no such match.")
+        seats = list(
+            Seat.objects.filter(match=match).select_related("user__profile").order_by("position")
+        )
+        for seat in seats:
+            seat.match = match  # the locked instance, not a second copy read on demand
+        # The snapshot holds the cards: the hand's row is needed for its log counter only.
+        hand = Hand.objects.filter(match=match, number=match.hand_no).defer("deal").first()
+        return cls(match, seats, hand)
 
     # ----- who is asking -----
 
@@ -312,26 +300,16 @@ class LockedTable:
         match.snapshot = self.state.snapshot() if self.state else None
         match.version = self._new_version
         turns_changed = self._update_turns()
-        # The log, the score sheet, the hands, the seats whose turn changed and the match:
-        # sent together.
-        rows.run(
-            [
-                *rows.insert_statements(self._actions),
-                *rows.insert_statements(self._score_lines),
-                *(rows.update_statement(h, HAND_CHANGES) for h in self._hands_to_save.values()),
-                *(rows.update_statement(seat, SEAT_CHANGES) for seat in turns_changed),
-                rows.update_statement(match, [*CHANGING_FIELDS, "updated_at"]),
-            ]
-        )
+        Action.objects.bulk_create(self._actions)
+        ScoreLine.objects.bulk_create(self._score_lines)
+        for hand in self._hands_to_save.values():
+            hand.save(update_fields=HAND_CHANGES)
+        Seat.objects.bulk_update(turns_changed, SEAT_CHANGES)
+        match.save(update_fields=[*CHANGING_FIELDS, "updated_at"])
         if self.state is not None:
             # A copy taken now: whatever happens to this state later, the kept one is as saved.
-            saved = self.state.copy()
-            kept = (match.pk, match.snapshot, saved)
+            kept = (match.pk, match.snapshot, self.state.copy())
             transaction.on_commit(lambda: states.keep(*kept))
-            people_unchanged = [seat.user_id for seat in self.seats] == self._people_before
-            if self.people is not None and people_unchanged and match.status == MatchStatus.ACTIVE:
-                table = kept_tables.freeze(match, self.seats, self.hand, saved, self.people)
-                transaction.on_commit(lambda: kept_tables.keep(table))
         # Hand the state, the seats and a closed hand's last trick on to whoever renders the
         # result, so that none is read again, and say whether the score sheet changed (a hand
         # or the match ended).

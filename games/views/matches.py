@@ -9,12 +9,10 @@ refused action answers with the refusal's status (400, 403, 404, 409) and the re
 """
 
 from collections.abc import Callable, Iterable
-from functools import cache
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template import Context
@@ -23,9 +21,8 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from games import presenters, rows, services
+from games import presenters, services
 from games.access import may_view
-from games.accounts.decorators import login_required_for_move, read_again
 from games.forms import (
     JoinForm,
     MoonForm,
@@ -36,7 +33,6 @@ from games.forms import (
     first_error,
 )
 from games.models import Match, MatchStatus
-from games.services import kept_tables
 from games.templatetags.match_regions import REGIONS
 
 TEMPLATE = "games/match.html"
@@ -64,11 +60,6 @@ def _viewable(request: HttpRequest, pk: int) -> Match:
     return _watched(request, Match.objects.filter(pk=pk).first())
 
 
-@cache
-def _version_column() -> rows.Columns:
-    return rows.Columns(Match, ["version", "is_private"], alias="m")
-
-
 def _unchanged(request: HttpRequest, pk: int) -> HttpResponse | None:
     """Answer a page's "anything new?" with 204 if the match is at the version it shows.
 
@@ -78,7 +69,7 @@ def _unchanged(request: HttpRequest, pk: int) -> HttpResponse | None:
     since = request.GET.get("since")
     if since is None:
         return None
-    match = _watched(request, rows.by_pk(_version_column(), pk))
+    match = _watched(request, Match.objects.only("version", "is_private").filter(pk=pk).first())
     if since != str(match.version):
         return None
     return HttpResponse(status=NOTHING_NEW, headers={VERSION_HEADER: str(match.version)})
@@ -157,13 +148,7 @@ def _act(
     if not form.is_valid():
         match = _viewable(request, pk)
         return _refused(request, match, first_error(form), BAD_INPUT, selected)
-    try:
-        return _answer(request, pk, lambda: action(form.cleaned_data), selected, done)
-    except kept_tables.Retry:
-        # A move started from this process's copy of the table could not be made on it:
-        # made again from the rows themselves, by the user and session as their rows stand.
-        with read_again(request), kept_tables.unused():
-            return _answer(request, pk, lambda: action(form.cleaned_data), selected, done)
+    return _answer(request, pk, lambda: action(form.cleaned_data), selected, done)
 
 
 def _answer(
@@ -173,32 +158,23 @@ def _answer(
     selected: Iterable[str],
     done: str,
 ) -> HttpResponse:
-    # The answer is rendered while the database stores the move; it leaves only once the
-    # move is stored (the block raises if the commit failed).
     try:
-        with rows.commits_answered_later():
-            try:
-                match = action()
-            except services.NotFound as refusal:
-                raise Http404(refusal.message) from None
-            except services.ActionRefused as refusal:
-                # Refused to an outsider of a private match, the match does not exist.
-                match = _viewable(request, pk)
-                return _refused(request, match, refusal.message, refusal.status, selected)
-            if not request.htmx or match.status == MatchStatus.OPEN:
-                response = redirect(match)
-            else:
-                regions = ("table", "status")
-                # A finished hand (or match) adds to the score sheet; a repeated move,
-                # answered without changing anything, does not say, so it gets the sheet too.
-                if getattr(match, "sheet_changed", True):
-                    regions += ("scores",)
-                response = _regions(_context(request, match), also=regions)
-    except DatabaseError as error:
-        if not kept_tables.is_refusal(error):
-            raise
-        kept_tables.forget(pk)
-        raise kept_tables.Retry from error
+        match = action()
+    except services.NotFound as refusal:
+        raise Http404(refusal.message) from None
+    except services.ActionRefused as refusal:
+        # Refused to an outsider of a private match, the match does not exist.
+        match = _viewable(request, pk)
+        return _refused(request, match, refusal.message, refusal.status, selected)
+    if not request.htmx or match.status == MatchStatus.OPEN:
+        response = redirect(match)
+    else:
+        regions = ("table", "status")
+        # A finished hand (or match) adds to the score sheet; a repeated move,
+        # answered without changing anything, does not say, so it gets the sheet too.
+        if getattr(match, "sheet_changed", True):
+            regions += ("scores",)
+        response = _regions(_context(request, match), also=regions)
     if done and response.status_code == 302:
         messages.success(request, done)  # once stored: a change made again would say it twice
     return response
@@ -237,7 +213,7 @@ def scores(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @never_cache
-@login_required_for_move
+@login_required
 @require_POST
 def play_card(request: HttpRequest, pk: int) -> HttpResponse:
     """Play one card (R3)."""
@@ -251,7 +227,7 @@ def play_card(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @never_cache
-@login_required_for_move
+@login_required
 @require_POST
 def pass_cards(request: HttpRequest, pk: int) -> HttpResponse:
     """Pass three cards (R2); a refusal keeps the cards the player had ticked."""
@@ -266,7 +242,7 @@ def pass_cards(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @never_cache
-@login_required_for_move
+@login_required
 @require_POST
 def choose_moon(request: HttpRequest, pk: int) -> HttpResponse:
     """Choose what shooting the moon does (R4.3)."""
