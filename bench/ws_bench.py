@@ -75,7 +75,7 @@ for first in range(0, len(SEATED), 4):
     people = [users[name] for name in SEATED[first:first + 4]]
     match = services.create_match(people[0], options)
     for person in people[1:]:
-        match = services.join_match(person, match.pk, match.invite_code)
+        match = services.join_match(person, match.pk, match.invite_code).match
     for position, person in enumerate(people):
         match.refresh_from_db()
         hand = engine.Match.from_snapshot(match.snapshot).view(position).hand

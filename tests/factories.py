@@ -42,10 +42,10 @@ def make_match(
     match = services.create_match(creator, services.MatchOptions(players=players, **options))
     Match.objects.filter(pk=match.pk).update(seed=seed)
     for person in people:
-        match = services.join_match(person, match.pk, match.invite_code)
+        match = services.join_match(person, match.pk, match.invite_code).match
     match.refresh_from_db()
     if start and match.status == "open":
-        match = services.start_match(creator, match.pk)
+        match = services.start_match(creator, match.pk).match
     match.refresh_from_db()
     return match
 
@@ -151,7 +151,7 @@ def moon_match(creator, **options) -> Match:
     """
     match = make_match(creator, start=False, moon="ask", **options)
     Match.objects.filter(pk=match.pk).update(deals=[MOON_DEAL])
-    match = services.start_match(creator, match.pk)
+    match = services.start_match(creator, match.pk).match
     for _ in range(100):
         state = state_of(match)
         if state.phase == engine.MOON:
@@ -159,7 +159,7 @@ def moon_match(creator, **options) -> Match:
         move = next_move(match, 0)
         view = state.view(0)
         if state.phase == engine.PASSING:
-            match = services.pass_cards(creator, match.pk, match.version, move.data["cards"])
+            match = services.pass_cards(creator, match.pk, match.version, move.data["cards"]).match
         else:
-            match = services.play_card(creator, match.pk, match.version, str(view.legal[0]))
+            match = services.play_card(creator, match.pk, match.version, str(view.legal[0])).match
     raise AssertionError("the moon deal did not end in a moon choice")

@@ -31,7 +31,7 @@ def passing(alice, bob, seed: int = 11) -> Match:
     options = services.MatchOptions(bots=2, auto_finish=False)
     match = services.create_match(alice, options)
     Match.objects.filter(pk=match.pk).update(seed=seed)
-    return services.join_match(bob, match.pk, match.invite_code)  # the last seat: it starts
+    return services.join_match(bob, match.pk, match.invite_code).match  # the last seat: it starts
 
 
 def mid_trick(alice, bob, seed: int = 11) -> tuple[Match, str]:

@@ -28,7 +28,7 @@ def started_match(
     """Create a match against bots with a known seed (and deals), and start it."""
     match = open_match(user, players=players, **options)
     Match.objects.filter(pk=match.pk).update(seed=seed, deals=deals or [])
-    return services.start_match(user, match.pk)
+    return services.start_match(user, match.pk).match
 
 
 def plays_every_card(user) -> None:
@@ -48,10 +48,12 @@ def act(user, match: Match, seat: int) -> Match:
     match.refresh_from_db()
     view = state_of(match).view(seat)
     if view.phase == engine.PASSING:
-        return services.pass_cards(user, match.pk, match.version, [str(c) for c in view.hand[:3]])
+        return services.pass_cards(
+            user, match.pk, match.version, [str(c) for c in view.hand[:3]]
+        ).match
     if view.phase == engine.MOON:
-        return services.choose_moon(user, match.pk, match.version, "subtract")
-    return services.play_card(user, match.pk, match.version, str(view.legal[0]))
+        return services.choose_moon(user, match.pk, match.version, "subtract").match
+    return services.play_card(user, match.pk, match.version, str(view.legal[0])).match
 
 
 def unchanged(match: Match):

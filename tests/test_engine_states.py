@@ -27,8 +27,8 @@ def rebuilds(monkeypatch):
 def make_move(user, match, move):
     """Make the move `next_move` chose: a pass or a card."""
     if "cards" in move.data:
-        return services.pass_cards(user, match.pk, match.version, move.data["cards"])
-    return services.play_card(user, match.pk, match.version, move.data["card"])
+        return services.pass_cards(user, match.pk, match.version, move.data["cards"]).match
+    return services.play_card(user, match.pk, match.version, move.data["card"]).match
 
 
 def play_once(user, match):
@@ -85,10 +85,13 @@ def test_only_the_most_recent_states_are_kept(monkeypatch):
     assert list(states._states) == [3, 4, 5]
 
 
-def test_a_refreshed_match_forgets_the_state_its_last_change_handed_on(alice):
+def test_a_change_hands_on_its_state_and_seats_as_a_value(alice):
+    """What a move left comes back as `services.Changed`, not stuck onto the model."""
     match = make_match(alice)
-    moved = play_once(alice, match)
-    assert moved.engine_state is not None and moved.loaded_seats
-    moved.refresh_from_db()
-    assert not hasattr(moved, "engine_state") and not hasattr(moved, "loaded_seats")
-    assert not hasattr(moved, "sheet_changed")
+    match.refresh_from_db()
+    move = next_move(match, 0)
+    changed = services.pass_cards(alice, match.pk, match.version, move.data["cards"])
+    assert isinstance(changed, services.Changed)
+    assert changed.state is not None and changed.state.snapshot() == changed.match.snapshot
+    assert [seat.position for seat in changed.seats] == [0, 1, 2, 3]
+    assert not hasattr(changed.match, "engine_state")

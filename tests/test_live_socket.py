@@ -128,14 +128,15 @@ def test_a_card_reaches_the_followers_and_tells_the_next_player_it_is_their_turn
             await communicator.send_json_to({"follow": match.pk})
             await communicator.receive_json_from()
         before = time.time()
-        after = await database_sync_to_async(services.play_card)(
+        changed = await database_sync_to_async(services.play_card)(
             alice, match.pk, match.version, card
         )
+        after = changed.match
 
         updated = {
             "type": "match.updated",
             "match": match.pk,
-            "version": after.version,
+            "version": after.match.version,
             "status": "active",
             "to_act": [bob.pk],
         }
@@ -210,7 +211,7 @@ def test_following_another_match_leaves_the_first(alice, bob):
         assert without_sent(await communicator.receive_json_from()) == {
             "type": "turn.notify",
             "match": first.pk,
-            "version": after.version,
+            "version": after.match.version,
         }
         assert await communicator.receive_nothing(timeout=0.3)
         await play(alice, second.pk, second.version, second_card)

@@ -47,7 +47,7 @@ def test_joining_one_more_open_match_than_allowed_is_refused_and_takes_no_seat(a
 def test_joining_the_last_seat_is_allowed_as_it_starts_the_match(alice, bob):
     fill_up(bob)
     match = open_match(alice, bots=2)
-    assert services.join_match(bob, match.pk).status == MatchStatus.ACTIVE
+    assert services.join_match(bob, match.pk).match.status == MatchStatus.ACTIVE
 
 
 def test_a_match_against_bots_alone_starts_at_once_and_is_allowed(alice):

@@ -50,7 +50,7 @@ def two_players(alice, make_user):
     bob = make_user("bob")
     match = open_match(alice)
     services.join_match(bob, match.pk)
-    return services.start_match(alice, match.pk), alice, bob
+    return services.start_match(alice, match.pk).match, alice, bob
 
 
 @pytest.fixture
@@ -58,7 +58,7 @@ def four_players(alice, make_user):
     people = [alice] + [make_user(name) for name in ("bob", "carol", "dave")]
     match = open_match(alice)
     for person in people[1:]:
-        match = services.join_match(person, match.pk)
+        match = services.join_match(person, match.pk).match
     return Match.objects.get(pk=match.pk), people
 
 

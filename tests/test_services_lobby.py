@@ -63,7 +63,7 @@ def test_joining_takes_the_first_empty_seat(alice, bob):
 def test_the_match_starts_when_the_last_seat_is_taken(alice, bob, carol):
     match = open_match(alice, players=3)
     services.join_match(bob, match.pk)
-    match = services.join_match(carol, match.pk)
+    match = services.join_match(carol, match.pk).match
     assert match.status == MatchStatus.ACTIVE
     assert set(match.seats.filter(to_act=True).values_list("position", flat=True)) == {0, 1, 2}
 
@@ -100,7 +100,7 @@ def test_a_player_who_leaves_frees_the_seat(alice, bob):
 def test_the_creator_leaving_cancels_the_match(alice, bob):
     match = open_match(alice)
     services.join_match(bob, match.pk)
-    match = services.leave_match(alice, match.pk)
+    match = services.leave_match(alice, match.pk).match
     assert match.status == MatchStatus.ABANDONED
 
 
@@ -141,14 +141,14 @@ def test_removing_a_bot_from_a_seat_without_one_is_refused(alice):
 
 def test_adding_the_last_bot_starts_the_match(alice):
     match = open_match(alice, bots=2)
-    match = services.add_bot(alice, match.pk)
+    match = services.add_bot(alice, match.pk).match
     assert match.status == MatchStatus.ACTIVE
 
 
 def test_start_fills_the_empty_seats_with_bots(alice, bob):
     match = open_match(alice, players=5)
     services.join_match(bob, match.pk)
-    match = services.start_match(alice, match.pk)
+    match = services.start_match(alice, match.pk).match
     assert match.status == MatchStatus.ACTIVE
     assert Seat.objects.filter(match=match, controller=Seat.Controller.BOT).count() == 3
     with pytest.raises(services.Conflict, match="already started"):

@@ -77,7 +77,7 @@ def test_it_refuses_card_text_that_is_not_a_card(alice):
 def test_received_cards_stay_hidden_until_everyone_has_passed(alice, bob):
     match = open_match(alice)
     services.join_match(bob, match.pk)
-    match = services.start_match(alice, match.pk)
+    match = services.start_match(alice, match.pk).match
     act(alice, match, 0)
     view = state_of(match).view(0)
     assert view.phase == engine.PASSING
@@ -91,7 +91,7 @@ def test_received_cards_stay_hidden_until_everyone_has_passed(alice, bob):
 def test_it_refuses_a_card_out_of_turn(alice, bob):
     match = open_match(alice)
     services.join_match(bob, match.pk)
-    match = services.start_match(alice, match.pk)
+    match = services.start_match(alice, match.pk).match
     act(alice, match, 0)
     act(bob, match, 1)
     state = state_of(match)
@@ -132,7 +132,7 @@ def test_another_seat_passing_does_not_make_a_pass_stale(alice, bob):
     """Passing is simultaneous (R2): Bob's pass changes nothing Alice chose from."""
     match = open_match(alice)
     services.join_match(bob, match.pk)
-    match = services.start_match(alice, match.pk)
+    match = services.start_match(alice, match.pk).match
     seen = match.version
     act(bob, match, 1)
     hand = [str(c) for c in state_of(match).view(0).hand[:3]]
@@ -143,7 +143,7 @@ def test_another_seat_passing_does_not_make_a_pass_stale(alice, bob):
 def test_a_pass_made_before_the_hand_moved_on_is_refused(alice, bob):
     match = open_match(alice)
     services.join_match(bob, match.pk)
-    match = services.start_match(alice, match.pk)
+    match = services.start_match(alice, match.pk).match
     seen = match.version
     act(bob, match, 1)
     act(alice, match, 0)
@@ -278,8 +278,8 @@ def test_no_move_is_accepted_after_the_end(alice):
 def test_resigning_hands_the_seat_to_a_bot(alice, bob):
     match = open_match(alice)
     services.join_match(bob, match.pk)
-    match = services.start_match(alice, match.pk)
-    match = services.resign(bob, match.pk)
+    match = services.start_match(alice, match.pk).match
+    match = services.resign(bob, match.pk).match
     seat = match.seats.get(position=1)
     assert seat.resigned and not seat.to_act
     assert Action.objects.filter(match=match, seat=1, actor="bot", kind="pass").exists()
@@ -289,7 +289,7 @@ def test_resigning_hands_the_seat_to_a_bot(alice, bob):
 
 def test_when_the_last_person_resigns_the_match_is_abandoned(alice):
     match = started_match(alice, seed=5)
-    match = services.resign(alice, match.pk)
+    match = services.resign(alice, match.pk).match
     assert match.status == MatchStatus.ABANDONED
     assert not match.seats.filter(to_act=True).exists()
 
@@ -324,7 +324,7 @@ def test_every_change_is_announced_after_commit_without_cards(
 def test_replaying_the_log_gives_the_snapshot_at_every_table_size(alice, bob, players):
     match = open_match(alice, players=players)
     services.join_match(bob, match.pk)
-    match = services.start_match(alice, match.pk)
+    match = services.start_match(alice, match.pk).match
     for _ in range(3000):
         state = state_of(match)
         if state.hand_no >= 3 or state.is_finished:
@@ -341,7 +341,7 @@ def test_forced_cards_are_played_for_each_player_as_they_chose(alice, bob):
     plays_every_card(bob)
     match = open_match(alice)
     services.join_match(bob, match.pk)
-    match = services.start_match(alice, match.pk)
+    match = services.start_match(alice, match.pk).match
     people = {0: alice, 1: bob}
     for _ in range(400):
         state = state_of(match)

@@ -82,20 +82,6 @@ class Match(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("match", args=[self.pk])
 
-    # What a service hands on with a match it just changed, so that the page rendered next
-    # reads neither again (see `games.services.table.LockedTable.save`).
-    CHANGE_RESULTS = ("engine_state", "loaded_seats", "sheet_changed")
-
-    def refresh_from_db(self, using=None, fields=None, from_queryset=None) -> None:
-        """Reload the row, and forget what the last change handed on: it may be out of date.
-
-        Loading one deferred column on its own (Django does it on first access) keeps them.
-        """
-        if fields is None or {"snapshot", "version"} & set(fields):
-            for name in self.CHANGE_RESULTS:
-                self.__dict__.pop(name, None)
-        super().refresh_from_db(using=using, fields=fields, from_queryset=from_queryset)
-
     @property
     def rule_set(self) -> RuleSet:
         return RuleSet.from_dict(self.rules)

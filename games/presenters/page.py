@@ -8,7 +8,8 @@ from django.utils.functional import SimpleLazyObject
 
 from games import engine
 from games.access import is_sealed
-from games.models import Match, MoonOption, Seat
+from games.models import Match, MoonOption
+from games.services.table import Changed
 
 from .hand import hand_cards, pass_info
 from .sheet import score_sheet, sheet_lines
@@ -35,14 +36,18 @@ def match_context(
     match: Match,
     user,
     *,
-    seats: list[Seat] | None = None,
+    changed: Changed | None = None,
     selected: Iterable[str] = (),
     error: str = "",
 ) -> dict[str, object]:
-    """Return everything the match page and its partials show to this user."""
-    seats = seats if seats is not None else load_seats(match)
+    """Return everything the match page and its partials show to this user.
+
+    `changed` is what a change to the match just left (`services.Changed`): its seats and
+    engine state are used as they are, instead of being read again.
+    """
+    seats = list(changed.seats) if changed else load_seats(match)
     seat = viewer_seat(seats, user)
-    view = engine_view(match, seat)
+    view = engine_view(match, seat, changed.state if changed else None)
     # A spectator of a table whose deals other tables are still playing sees no card.
     sealed = seat is None and view is not None and is_sealed(user, match, seats)
     if sealed:
@@ -64,7 +69,9 @@ def match_context(
         "view": view,
         "phase": view.phase if view else None,
         "trick": [Play(by_pos[p.seat], p.card) for p in view.trick] if view else [],
-        "last_trick": None if sealed else last_trick(match, view, by_pos),
+        "last_trick": None
+        if sealed
+        else last_trick(match, view, by_pos, changed.closed_trick if changed else None),
         "last_hand": summary,
         "result": result,
         # Built only if a template shows it: most moves do not redraw the score sheet.

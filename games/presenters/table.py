@@ -72,12 +72,17 @@ def viewer_seat(seats: Iterable[Seat], user) -> Seat | None:
     return next((s for s in seats if s.is_held_by(user) and not s.resigned), None)
 
 
-def engine_view(match: Match, seat: Seat | None) -> engine.PublicView | None:
-    """Return the seat's own view of the match, or the public view for a spectator."""
+def engine_view(
+    match: Match, seat: Seat | None, state: engine.Match | None = None
+) -> engine.PublicView | None:
+    """Return the seat's own view of the match, or the public view for a spectator.
+
+    `state` is the engine state a change just left (see `services.Changed`); else it is
+    rebuilt from the stored snapshot.
+    """
     if not match.snapshot:
         return None
-    # A match just changed by a service carries its engine state; others are parsed.
-    state = getattr(match, "engine_state", None) or engine.Match.from_snapshot(match.snapshot)
+    state = state or engine.Match.from_snapshot(match.snapshot)
     return state.view(seat.position) if seat is not None else state.public_view()
 
 

@@ -15,7 +15,10 @@ from .table import Place, Play
 
 
 def last_trick(
-    match: Match, view: engine.PublicView | None, by_pos: dict[int, Place]
+    match: Match,
+    view: engine.PublicView | None,
+    by_pos: dict[int, Place],
+    closed: tuple[int, engine.TrickView] | None = None,
 ) -> dict | None:
     """Return the latest completed trick: its hand, number, cards in play order, winner, points.
 
@@ -28,7 +31,6 @@ def last_trick(
         return _shown(view.tricks[-1], by_pos, hand=None, number=len(view.tricks))
     if view.hand_no > 1:
         previous = view.hand_no - 1
-        closed = getattr(match, "closed_trick", None)
         if closed is not None and closed[0] == previous:
             return _shown(closed[1], by_pos, hand=previous, number=view.rules.tricks_per_hand)
         return _previous_hand_last_trick(match, view, by_pos)

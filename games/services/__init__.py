@@ -22,10 +22,12 @@ from games.services.lobby import (
 )
 from games.services.play import choose_moon, pass_cards, play_card, resign
 from games.services.replay import log_matches_snapshot, replay_match
+from games.services.table import Changed
 
 __all__ = [
     "ActionRefused",
     "BadInput",
+    "Changed",
     "Conflict",
     "IllegalPlay",
     "MatchOptions",

@@ -12,7 +12,7 @@ from games import engine
 from games.models import Match, MatchStatus, Seat
 from games.names import BOT_NAMES
 from games.services.errors import BadInput, Conflict, NotAllowed, TooManyOpen
-from games.services.table import LockedTable
+from games.services.table import Changed, LockedTable
 
 
 @dataclass(frozen=True)
@@ -78,8 +78,7 @@ def create_match(user, options: MatchOptions) -> Match:
         if options.bots == options.players - 1:
             table = LockedTable.lock(match.pk)
             table.start()
-            table.save()
-            return table.match
+            return table.save().match
     return match
 
 
@@ -120,8 +119,7 @@ def start_seated_match(
         )
         table = LockedTable.lock(match.pk)
         table.start()
-        table.save()
-        return table.match
+        return table.save().match
 
 
 def _open_table(match_id: int) -> LockedTable:
@@ -142,7 +140,7 @@ def _start_if_full(table: LockedTable) -> None:
 
 
 @transaction.atomic
-def join_match(user, match_id: int, invite_code: str = "") -> Match:
+def join_match(user, match_id: int, invite_code: str = "") -> Changed:
     """Take the first empty seat; the match starts once every seat is taken."""
     table = _open_table(match_id)
     match = table.match
@@ -159,12 +157,11 @@ def join_match(user, match_id: int, invite_code: str = "") -> Match:
     seat.user = user
     seat.save(update_fields=["user"])
     _start_if_full(table)
-    table.save()
-    return match
+    return table.save()
 
 
 @transaction.atomic
-def leave_match(user, match_id: int) -> Match:
+def leave_match(user, match_id: int) -> Changed:
     """Give up a seat before the match starts; the creator leaving cancels the match."""
     table = _open_table(match_id)
     seat = table.seat_of(user)
@@ -175,12 +172,11 @@ def leave_match(user, match_id: int) -> Match:
     else:
         seat.user = None
         seat.save(update_fields=["user"])
-    table.save()
-    return table.match
+    return table.save()
 
 
 @transaction.atomic
-def add_bot(user, match_id: int, position: int | None = None) -> Match:
+def add_bot(user, match_id: int, position: int | None = None) -> Changed:
     """Seat a bot in an empty seat (the first one unless given); a full table starts."""
     table = _open_table(match_id)
     _require_creator(table, user)
@@ -194,12 +190,11 @@ def add_bot(user, match_id: int, position: int | None = None) -> Match:
     seat.bot_name = BOT_NAMES[seat.position]
     seat.save(update_fields=["controller", "bot_name"])
     _start_if_full(table)
-    table.save()
-    return table.match
+    return table.save()
 
 
 @transaction.atomic
-def remove_bot(user, match_id: int, position: int) -> Match:
+def remove_bot(user, match_id: int, position: int) -> Changed:
     """Free a bot's seat for a person."""
     table = _open_table(match_id)
     _require_creator(table, user)
@@ -209,12 +204,11 @@ def remove_bot(user, match_id: int, position: int) -> Match:
     seat.controller = Seat.Controller.PERSON
     seat.bot_name = ""
     seat.save(update_fields=["controller", "bot_name"])
-    table.save()
-    return table.match
+    return table.save()
 
 
 @transaction.atomic
-def start_match(user, match_id: int) -> Match:
+def start_match(user, match_id: int) -> Changed:
     """Fill every empty seat with a bot and deal the first hand."""
     table = _open_table(match_id)
     _require_creator(table, user)
@@ -224,5 +218,4 @@ def start_match(user, match_id: int) -> Match:
             seat.bot_name = BOT_NAMES[seat.position]
             seat.save(update_fields=["controller", "bot_name"])
     table.start()
-    table.save()
-    return table.match
+    return table.save()

@@ -5,22 +5,21 @@ from django.db import transaction
 from games import engine
 from games.models import Action, Match, MatchStatus, Seat, Table
 from games.services.errors import BadInput
-from games.services.table import LockedTable
+from games.services.table import Changed, LockedTable
 
 
 @transaction.atomic
-def _move(user, match_id: int, seen_version: int, decision_for) -> Match:
+def _move(user, match_id: int, seen_version: int, decision_for) -> Changed:
     """Run one player's decision: lock, check seat and version, apply, let bots answer, save."""
     table = LockedTable.lock(match_id)
     seat = table.require_seat(user)
     table.require_in_play()
     decision = decision_for(seat.position)
     if table.check_version(seen_version, seat, decision):
-        return table.match  # the same move, sent twice: applied once already
+        return table.unchanged()  # the same move, sent twice: applied once already
     table.apply(decision, Action.Actor.PERSON)
     table.advance()
-    table.save()
-    return table.match
+    return table.save()
 
 
 def _cards(texts: list[str]) -> list[engine.Card]:
@@ -30,19 +29,19 @@ def _cards(texts: list[str]) -> list[engine.Card]:
         raise BadInput(error.message) from None
 
 
-def pass_cards(user, match_id: int, seen_version: int, cards: list[str]) -> Match:
+def pass_cards(user, match_id: int, seen_version: int, cards: list[str]) -> Changed:
     """Pass three cards (R2); the received cards stay hidden until everyone has passed."""
     chosen = _cards(cards)
     return _move(user, match_id, seen_version, lambda seat: engine.pass_decision(seat, chosen))
 
 
-def play_card(user, match_id: int, seen_version: int, card: str) -> Match:
+def play_card(user, match_id: int, seen_version: int, card: str) -> Changed:
     """Play one card (R3); an illegal one is refused with the rule that forbids it."""
     (chosen,) = _cards([card])
     return _move(user, match_id, seen_version, lambda seat: engine.play_decision(seat, chosen))
 
 
-def choose_moon(user, match_id: int, seen_version: int, option: str) -> Match:
+def choose_moon(user, match_id: int, seen_version: int, option: str) -> Changed:
     """Choose what shooting the moon does: subtract 26 from you, or add 26 to the others (R4.3)."""
     if option not in ("subtract", "add"):
         raise BadInput("Choose to subtract 26 from your total or add 26 to everyone else's.")
@@ -50,14 +49,13 @@ def choose_moon(user, match_id: int, seen_version: int, option: str) -> Match:
 
 
 @transaction.atomic
-def resign(user, match_id: int) -> Match:
+def resign(user, match_id: int) -> Changed:
     """Leave a match in play: a bot takes the seat; with no person left, it is abandoned."""
     table = LockedTable.lock(match_id)
     seat = table.require_seat(user)
     table.require_in_play()
     resign_seat(table, seat)
-    table.save()
-    return table.match
+    return table.save()
 
 
 def resign_seat(table: LockedTable, seat: Seat) -> None:

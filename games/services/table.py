@@ -7,6 +7,7 @@ log, the score sheet and who is to act, in the one transaction the caller opened
 """
 
 import random
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Q
@@ -51,6 +52,22 @@ def decision_value(decision: dict) -> tuple[str, str]:
     return kind, decision["option"]
 
 
+@dataclass(frozen=True)
+class Changed:
+    """A match as a change left it, with what showing it needs, so that nothing is read again.
+
+    `closed_trick` is the last trick of a hand the change closed, as (hand number, trick),
+    shown until the next hand completes a trick; `sheet_changed` says whether a hand (or the
+    match) ended, adding to the score sheet.
+    """
+
+    match: Match
+    state: engine.Match | None
+    seats: tuple[Seat, ...]
+    closed_trick: tuple[int, engine.TrickView] | None
+    sheet_changed: bool
+
+
 class LockedTable:
     """A match row locked for update, with what one change needs to read and write."""
 
@@ -90,6 +107,18 @@ class LockedTable:
         # The snapshot holds the cards: the hand's row is needed for its log counter only.
         hand = Hand.objects.filter(match=match, number=match.hand_no).defer("deal").first()
         return cls(match, seats, hand)
+
+    @property
+    def game(self) -> engine.Match:
+        """The engine state of a match that has started."""
+        assert self.state is not None, "the match has not started"
+        return self.state
+
+    @property
+    def current_hand(self) -> Hand:
+        """The hand in play of a match that has started."""
+        assert self.hand is not None, "no hand has been dealt"
+        return self.hand
 
     # ----- who is asking -----
 
@@ -163,13 +192,13 @@ class LockedTable:
 
     def apply(self, decision: dict, actor: str) -> None:
         """Apply one decision through the engine's checked door and log it."""
-        assert self.state is not None and self.hand is not None
+        game, hand = self.game, self.current_hand
         try:
-            self.state.apply(decision)
+            self.game.apply(decision)
         except engine.NotYourTurn as error:
-            if decision["type"] == "play" and self.state.phase == engine.PLAYING:
+            if decision["type"] == "play" and game.phase == engine.PLAYING:
                 # The engine counts seats from 0; a player knows the others by name.
-                who = self.seats[self.state.turn].name
+                who = self.seats[game.turn].name
                 raise Conflict(f"It is not your turn: {who} plays next.", error.rule) from None
             raise from_engine(error) from None
         except engine.EngineError as error:
@@ -178,8 +207,8 @@ class LockedTable:
         self._actions.append(
             Action(
                 match_id=self.match.pk,
-                hand_id=self.hand.pk,
-                seq=self.hand.next_seq,
+                hand_id=hand.pk,
+                seq=hand.next_seq,
                 seat=decision["seat"],
                 kind=kind,
                 value=value,
@@ -187,8 +216,8 @@ class LockedTable:
                 version=self._new_version,
             )
         )
-        self.hand.next_seq += 1
-        self._hands_to_save[self.hand.number] = self.hand
+        hand.next_seq += 1
+        self._hands_to_save[hand.number] = hand
 
     def is_bot(self, position: int) -> bool:
         seat = self.seats[position]
@@ -204,7 +233,7 @@ class LockedTable:
 
     def advance(self) -> None:
         """Let bots and automatic plays move until a person must decide or the match ends."""
-        state = self.state
+        state = self.game
         assert state is not None
         while True:
             phase = state.phase
@@ -232,7 +261,7 @@ class LockedTable:
                 return
 
     def _automatic_play(self, position: int) -> tuple[dict | None, str]:
-        state = self.state
+        state = self.game
         if self.is_bot(position):
             return BOT.choose(state.view(position)), Action.Actor.BOT
         legal = state.legal_plays(position)
@@ -245,29 +274,30 @@ class LockedTable:
         return None, ""
 
     def _start_next_hand(self) -> None:
-        number = self.state.hand_no + 1
+        number = self.game.hand_no + 1
         if number <= len(self.match.deals):
             seed = None
-            deal = engine.Deal.from_dict(self.state.rules, self.match.deals[number - 1])
+            deal = engine.Deal.from_dict(self.game.rules, self.match.deals[number - 1])
         else:
             seed = hand_seed(self.match.seed, number)
-            deal = engine.Deal.from_seed(self.state.rules, seed)
-        self.state.start_hand(deal)
+            deal = engine.Deal.from_seed(self.game.rules, seed)
+        self.game.start_hand(deal)
         self.hand = Hand.objects.create(
             match=self.match,
             number=number,
-            pass_direction=self.state.pass_direction,
+            pass_direction=self.game.pass_direction,
             deal=deal.to_dict(),
             seed=seed,
         )
         self.match.hand_no = number
 
     def _close_hand(self) -> None:
-        row = self.state.sheet[-1]
+        hand = self.current_hand
+        row = self.game.sheet[-1]
         self._score_lines.extend(
             ScoreLine(
                 match=self.match,
-                hand_number=self.state.hand_no,
+                hand_number=self.game.hand_no,
                 seat=position,
                 points_taken=row.points[position],
                 score=row.scores[position],
@@ -275,15 +305,15 @@ class LockedTable:
                 shot_moon=row.moon == position,
                 moon_option=(row.moon_option or "") if row.moon == position else "",
             )
-            for position in range(self.state.n)
+            for position in range(self.game.n)
         )
         # Shown until the next hand completes a trick; handed on so it need not be read back.
-        self._closed_trick = (self.state.hand_no, self.state.public_view().tricks[-1])
-        self.hand.finished_at = self._now
-        self._hands_to_save[self.hand.number] = self.hand
+        self._closed_trick = (self.game.hand_no, self.game.public_view().tricks[-1])
+        hand.finished_at = self._now
+        self._hands_to_save[hand.number] = hand
 
     def _finish(self) -> None:
-        totals = self.state.totals
+        totals = self.game.totals
         self.match.status = MatchStatus.FINISHED
         self.match.finished_at = self._now
         for seat in self.seats:
@@ -294,8 +324,11 @@ class LockedTable:
 
     # ----- saving -----
 
-    def save(self) -> None:
-        """Write the log, the score sheet, the hands, the snapshot and version, and who acts now."""
+    def save(self) -> "Changed":
+        """Write the log, the score sheet, the hands, the snapshot and version, and who acts now.
+
+        Return what the change left, for whoever shows it next.
+        """
         match = self.match
         match.snapshot = self.state.snapshot() if self.state else None
         match.version = self._new_version
@@ -306,17 +339,10 @@ class LockedTable:
             hand.save(update_fields=HAND_CHANGES)
         Seat.objects.bulk_update(turns_changed, SEAT_CHANGES)
         match.save(update_fields=[*CHANGING_FIELDS, "updated_at"])
-        if self.state is not None:
+        if self.state is not None and match.snapshot is not None:
             # A copy taken now: whatever happens to this state later, the kept one is as saved.
-            kept = (match.pk, match.snapshot, self.state.copy())
-            transaction.on_commit(lambda: states.keep(*kept))
-        # Hand the state, the seats and a closed hand's last trick on to whoever renders the
-        # result, so that none is read again, and say whether the score sheet changed (a hand
-        # or the match ended).
-        match.engine_state = self.state
-        match.loaded_seats = self.seats
-        match.closed_trick = self._closed_trick
-        match.sheet_changed = self._before != (match.hand_no, match.status)
+            pk, snapshot, saved = match.pk, match.snapshot, self.state.copy()
+            transaction.on_commit(lambda: states.keep(pk, snapshot, saved))
         to_act = [s.user_id for s in self.seats if s.to_act and s.user_id]
         # A player still choosing a pass while others pass is not told again: only a new turn.
         became = [
@@ -325,6 +351,18 @@ class LockedTable:
             if s.to_act and s.user_id and not self._seats_before.get(s.pk, (False,))[0]
         ]
         announce_after_commit(match.pk, match.version, to_act, match.status, became)
+        return Changed(
+            match=match,
+            state=self.state,
+            seats=tuple(self.seats),
+            closed_trick=self._closed_trick,
+            sheet_changed=self._before != (match.hand_no, match.status),
+        )
+
+    def unchanged(self) -> "Changed":
+        """Return the table as it stands, for a move already made (sent twice) that changed
+        nothing; its score sheet may be out of date on the page, so say it changed."""
+        return Changed(self.match, self.state, tuple(self.seats), None, sheet_changed=True)
 
     def _update_turns(self) -> list[Seat]:
         """Mark who must act now (and since when); return the seats whose marks changed."""

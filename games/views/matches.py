@@ -76,9 +76,7 @@ def _unchanged(request: HttpRequest, pk: int) -> HttpResponse | None:
 
 
 def _context(request: HttpRequest, match: Match, **extra) -> dict:
-    # A match just changed by a service brings its seats along.
-    seats = getattr(match, "loaded_seats", None)
-    context = presenters.match_context(match, request.user, seats=seats, **extra)
+    context = presenters.match_context(match, request.user, **extra)
     if context["is_player"] and match.status == MatchStatus.OPEN:  # shown while seats are open
         path = reverse("invite", args=[match.invite_code])
         context["invite_url"] = request.build_absolute_uri(path)
@@ -139,7 +137,7 @@ def _act(
     request: HttpRequest,
     pk: int,
     form: forms.Form | MoveForm,
-    action: Callable[[dict], Match],
+    action: Callable[[dict], services.Changed],
     *,
     selected: Iterable[str] = (),
     done: str = "",
@@ -154,27 +152,27 @@ def _act(
 def _answer(
     request: HttpRequest,
     pk: int,
-    action: Callable[[], Match],
+    action: Callable[[], services.Changed],
     selected: Iterable[str],
     done: str,
 ) -> HttpResponse:
     try:
-        match = action()
+        changed = action()
     except services.NotFound as refusal:
         raise Http404(refusal.message) from None
     except services.ActionRefused as refusal:
         # Refused to an outsider of a private match, the match does not exist.
         match = _viewable(request, pk)
         return _refused(request, match, refusal.message, refusal.status, selected)
+    match = changed.match
     if not request.htmx or match.status == MatchStatus.OPEN:
         response = redirect(match)
     else:
         regions = ("table", "status")
-        # A finished hand (or match) adds to the score sheet; a repeated move,
-        # answered without changing anything, does not say, so it gets the sheet too.
-        if getattr(match, "sheet_changed", True):
+        # A finished hand (or match) adds to the score sheet.
+        if changed.sheet_changed:
             regions += ("scores",)
-        response = _regions(_context(request, match), also=regions)
+        response = _regions(_context(request, match, changed=changed), also=regions)
     if done and response.status_code == 302:
         messages.success(request, done)  # once stored: a change made again would say it twice
     return response
