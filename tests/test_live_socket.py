@@ -136,7 +136,7 @@ def test_a_card_reaches_the_followers_and_tells_the_next_player_it_is_their_turn
         updated = {
             "type": "match.updated",
             "match": match.pk,
-            "version": after.match.version,
+            "version": after.version,
             "status": "active",
             "to_act": [bob.pk],
         }
