@@ -7,6 +7,9 @@ match is in play, nothing that holds its cards is shown (the deal and the seed i
 the snapshot, the log of passes and cards): a staff member may also be a player.
 """
 
+from collections.abc import Iterable
+from typing import Any
+
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
@@ -36,12 +39,12 @@ def in_play(match: Match | None) -> bool:
     return match is not None and not match.is_over
 
 
-def without_secrets(names, match: Match | None) -> list[str]:
+def without_secrets(names: Iterable[Any], match: Match | None) -> list[Any]:
     """Return the field names, less the secret ones while the match is in play."""
-    names = list(names)
+    shown = list(names)
     if not in_play(match):
-        return names
-    return [name for name in names if name not in SECRET_FIELDS] + ["cards_hidden"]
+        return shown
+    return [name for name in shown if name not in SECRET_FIELDS] + ["cards_hidden"]
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -50,8 +53,8 @@ class ReadOnlyInline(admin.TabularInline):
     extra = 0
     can_delete = False
 
-    def get_readonly_fields(self, request: HttpRequest, obj=None) -> list[str]:
-        return list(self.fields)
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
+        return list(self.fields or ())
 
     def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
@@ -144,10 +147,10 @@ class MatchAdmin(admin.ModelAdmin):
     inlines = [SeatInline, ScoreLineInline]
     actions = ["check_log"]
 
-    def get_fields(self, request: HttpRequest, obj: Match | None = None) -> list[str]:
+    def get_fields(self, request: HttpRequest, obj: Match | None = None) -> list[Any]:
         return without_secrets(super().get_fields(request, obj), obj)
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Match | None = None) -> list[str]:
+    def get_readonly_fields(self, request: HttpRequest, obj: Match | None = None) -> list[Any]:
         return without_secrets(super().get_readonly_fields(request, obj), obj)
 
     @admin.display(description="Cards")
@@ -184,10 +187,10 @@ class HandAdmin(ReadOnlyAdmin):
     search_fields = ["match__id"]
     inlines = [ActionInline]
 
-    def get_fields(self, request: HttpRequest, obj: Hand | None = None) -> list[str]:
+    def get_fields(self, request: HttpRequest, obj: Hand | None = None) -> list[Any]:
         return without_secrets(super().get_fields(request, obj), obj.match if obj else None)
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Hand | None = None) -> list[str]:
+    def get_readonly_fields(self, request: HttpRequest, obj: Hand | None = None) -> list[Any]:
         fields = super().get_readonly_fields(request, obj)
         return without_secrets(fields, obj.match if obj else None)
 

@@ -74,8 +74,11 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         match_id = content.get("follow") if isinstance(content, dict) else None
         # bool is an int in Python; `{"follow": true}` is no match id, nor is an int (JSON's
         # are unbounded) that no id column holds: it never reaches the database.
-        is_int = isinstance(match_id, int) and not isinstance(match_id, bool)
-        if not is_int or not 0 < match_id <= MAX_ID:
+        if (
+            not isinstance(match_id, int)
+            or isinstance(match_id, bool)
+            or not 0 < match_id <= MAX_ID
+        ):
             await self.send_json({"type": "error", "error": 'Send {"follow": <match id>}.'})
             return
         allowed, sealed = await _may_follow(self.scope["user"], match_id)

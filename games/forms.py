@@ -50,8 +50,8 @@ class CreateMatchForm(forms.Form):
         label="Play out a hand once no points are left", required=False, initial=True
     )
 
-    def clean(self) -> dict:
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
         players, bots = data.get("players"), data.get("bots")
         if players is not None and bots is not None and bots >= players:
             self.add_error("bots", f"Choose between 0 and {players - 1} bots for {players} seats.")
@@ -78,7 +78,7 @@ class CardField(forms.CharField):
         super().__init__(max_length=3, **kwargs)
 
     def to_python(self, value) -> str:
-        text = super().to_python(value).strip().upper()
+        text = (super().to_python(value) or "").strip().upper()
         if not text:
             return text
         try:

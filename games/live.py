@@ -9,15 +9,45 @@ same clock can time its delivery (`bench/ws_bench.py` does).
 import asyncio
 import logging
 import time
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.dispatch import receiver
 
 from games.services.events import match_changed, tournament_seated
-from hearts_site.http import after_response, server_loop
 
 logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Server:
+    """How events reach the server's event loop, as the server that runs the site tells it.
+
+    `loop` returns the serving loop once a request has arrived (None before, and outside a
+    server); `after_response` hands it a coroutine to run once the current request's answer
+    is sent, and says False outside a request it serves.
+    """
+
+    loop: Callable[[], asyncio.AbstractEventLoop | None]
+    after_response: Callable[[Coroutine[Any, Any, None]], bool]
+
+
+_NO_SERVER = Server(loop=lambda: None, after_response=lambda coroutine: False)
+_server = _NO_SERVER
+
+
+def install_server(server: Server) -> None:
+    """Let events go through the server's loop (called by the ASGI application at startup)."""
+    global _server
+    _server = server
+
+
+def server_loop() -> asyncio.AbstractEventLoop | None:
+    """Return the loop that serves requests in this process, if there is one."""
+    return _server.loop()
 
 
 def match_group(match_id: int) -> str:
@@ -53,7 +83,7 @@ def _send(messages: list[tuple[str, dict]], about: str) -> None:
     loop = server_loop()
     if loop is not None:
         sending = _send_all(layer, messages, about)
-        if not after_response(sending):
+        if not _server.after_response(sending):
             asyncio.run_coroutine_threadsafe(sending, loop)
         return
     try:

@@ -19,16 +19,19 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games import live  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+from hearts_site import http  # noqa: E402
 from hearts_site.collector import tune_for_serving  # noqa: E402
 from hearts_site.daphne_requests import leave_bodies_to_django  # noqa: E402
-from hearts_site.http import HttpHandler  # noqa: E402
 
 leave_bodies_to_django()
+# Live events about a committed move go out through this server's loop, after its answer.
+live.install_server(live.Server(loop=http.server_loop, after_response=http.after_response))
 
 application = ProtocolTypeRouter(
     {
-        "http": HttpHandler(),
+        "http": http.HttpHandler(),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

@@ -16,6 +16,8 @@ import contextvars
 import os
 import threading
 from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.core import signals
@@ -23,8 +25,6 @@ from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.http import HttpResponseBase
 from django.urls import set_script_prefix
-
-from hearts_site.workers import LastIdleFirstExecutor
 
 # Threads wait on the database (a row lock, SQLite's write lock) as much as they compute, so a
 # few more threads than cores keep a quick request from queueing behind a waiting one.
@@ -101,7 +101,7 @@ class HttpHandler(ASGIHandler):
 
     def __init__(self) -> None:
         super().__init__()
-        self.executor = LastIdleFirstExecutor(max_workers=WORKERS, thread_name_prefix="http")
+        self.executor = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="http")
 
     def load_middleware(self, is_async: bool = False) -> None:
         """Build the chain in sync mode: no middleware crosses to a thread on its own."""
@@ -137,19 +137,27 @@ class HttpHandler(ASGIHandler):
         finally:
             body_file.close()
 
-    def respond(self, scope, body_file) -> tuple[HttpResponseBase, list[Coroutine]]:
+    def respond(
+        self, scope: dict[str, Any], body_file: Any
+    ) -> tuple[HttpResponseBase, list[Coroutine[Any, Any, Any]]]:
         """Run one request through the middleware and the view, in a worker thread.
 
         Return the response and what the request handed to `after_response` meanwhile.
         """
-        _after_response.pending = deferred = []
+        deferred: list[Coroutine[Any, Any, Any]] = []
+        _after_response.pending = deferred
         try:
             set_script_prefix(get_script_prefix(scope))
             signals.request_started.send(sender=self.__class__, scope=scope)
-            request, response = self.create_request(scope, body_file)
-            if request is not None:
+            request, refusal = self.create_request(scope, body_file)
+            response: HttpResponseBase
+            if request is None:
+                assert refusal is not None  # Django answers a request it cannot build
+                response = refusal
+            else:
                 response = self.get_response(request)
-                response._handler_class = self.__class__
+                # As Django's handler does: `close()` names it to the request_finished signal.
+                response._handler_class = self.__class__  # type: ignore[attr-defined]
             if not response.streaming:
                 # The body is complete: close now, in the thread that used the database, so
                 # that request_finished releases this thread's connections.

@@ -2,7 +2,7 @@
 
 from django import forms
 from django.contrib.auth import authenticate, get_user_model
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.db import models
 
 from games import names
@@ -31,8 +31,9 @@ class SignUpForm(UserCreationForm):
         help_text="Optional (you can add it later): for password resets and e-mails you ask for.",
     )
 
-    class Meta(UserCreationForm.Meta):
+    class Meta:
         model = get_user_model()
+        field_classes = {"username": UsernameField}
         fields = ("username", "display_name", "email")
 
     def clean_display_name(self) -> str:

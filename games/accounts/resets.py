@@ -6,6 +6,8 @@ and queues one task with it. The worker finds the accounts, counts each, and sen
 whether the address has an account, and a slow mail server never holds up the page.
 """
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth.forms import PasswordResetForm
 from django.db import transaction
@@ -29,7 +31,8 @@ def client_within_limit(request: HttpRequest) -> bool:
 class QueuedPasswordResetForm(PasswordResetForm):
     """Django's reset form, queueing the e-mail for the worker instead of sending it."""
 
-    def save(self, **kwargs) -> None:
+    # Django's form takes how to send the mail; the worker decides that, so it takes none.
+    def save(self, **kwargs: Any) -> None:  # type: ignore[override]
         """Queue the links for the address, unless it has been asked for too often lately."""
         email = self.cleaned_data["email"].strip()
         allowed = within_limit(

@@ -160,8 +160,8 @@ def change_email(request: HttpRequest) -> HttpResponse:
     turned_off = form.save()
     if form.address_left:
         tasks.notify_address_changed(request.user, form.address_left)
-    if request.user.email:
-        messages.success(request, f"Your e-mail address is now {request.user.email}.")
+    if address := form.cleaned_data["email"]:
+        messages.success(request, f"Your e-mail address is now {address}.")
     elif turned_off:
         messages.success(
             request, "Your e-mail address has been removed, and with it the e-mails you chose."

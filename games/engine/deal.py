@@ -67,7 +67,7 @@ class Deal:
         seen = 0
         masks = []
         for seat, hand in enumerate(hands):
-            items = hand.split() if isinstance(hand, str) else list(hand)
+            items: Sequence[Card | str] = hand.split() if isinstance(hand, str) else hand
             if len(items) != size:
                 raise BadDeal(f"Seat {seat} has {len(items)} cards; each seat needs {size}")
             mask = 0

@@ -347,9 +347,10 @@ class Match:
             return
         n, off, hands, received = self.n, self.pass_offset, self.hands, self.received
         for s, passed in enumerate(self.passes):
+            assert passed is not None  # play begins once every seat has passed
             to = (s + off) % n
-            hands[to] |= passed  # type: ignore[operator]
-            received[to] = passed  # type: ignore[call-overload]
+            hands[to] |= passed
+            received[to] = passed
         self._begin_play()
 
     def _begin_play(self) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from .cards import CARDS, HEARTS_MASK, QS_INDEX, QS_MASK, Card, cards_from_mask
 from .rules import RuleSet
@@ -127,7 +128,7 @@ def _trick_view(leader: int, cards: tuple[int, ...], winner: int | None, n: int)
     return TrickView(leader, _plays(leader, cards, n), winner, _points(mask))
 
 
-def _public_fields(match: Match) -> dict:
+def _public_fields(match: Match) -> dict[str, Any]:
     n = match.n
     tricks = tuple(_trick_view(ld, cards, w, n) for ld, cards, w in match.tricks)
     over = match.phase in (MOON, HAND_OVER, FINISHED) and match.deal is not None

@@ -178,7 +178,7 @@ class Seat(models.Model):
         """Return the name shown at the table."""
         if self.is_bot and not self.user_id:
             return self.bot_name or f"Bot {self.position + 1}"
-        if self.user_id is None:
+        if self.user is None:
             return "Empty seat"
         name = display_name_of(self.user)
         return f"{name} (resigned, a bot plays)" if self.resigned else name

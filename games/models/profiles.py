@@ -1,6 +1,7 @@
 """Players and their profiles."""
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import models
 
 from games import names
@@ -31,7 +32,7 @@ class Profile(models.Model):
         return self.display_name
 
 
-def display_name_of(user: settings.AUTH_USER_MODEL) -> str:
+def display_name_of(user: User) -> str:
     """Return the name a user shows at the table, falling back to the username."""
     try:
         name = user.profile.display_name

@@ -4,6 +4,7 @@ A process-wide memo answers most requests without any I/O; when it lets a write 
 UPDATE itself compares the stored time, so several processes still write about once a minute.
 """
 
+from collections.abc import Awaitable
 from datetime import datetime, timedelta
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
@@ -93,7 +94,7 @@ class LastSeenMiddleware:
         if self.is_async:
             markcoroutinefunction(self)
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    def __call__(self, request: HttpRequest) -> HttpResponse | Awaitable[HttpResponse]:
         if self.is_async:
             return self.__acall__(request)
         response = self.get_response(request)

@@ -137,8 +137,8 @@ def places(seats: Sequence[Seat], me: Seat | None, view: engine.PublicView | Non
                 is_empty=seat.is_empty,
                 total=view.totals[seat.position] if view else 0,
                 cards_left=view.hand_counts[seat.position] if view else 0,
-                to_act=bool(view) and seat.position in view.to_act,
-                passed=bool(view) and view.has_passed[seat.position],
+                to_act=view is not None and seat.position in view.to_act,
+                passed=view is not None and view.has_passed[seat.position],
                 played=played.get(seat.position),
                 rank=seat.rank,
                 cos=round(cos, 4) + 0.0,  # + 0.0 turns -0.0 into 0.0
@@ -189,6 +189,7 @@ def announcement(
         parts.append(f"Hand {last_hand['number']} is over: {points}.")
     if view.tricks and view.phase == engine.PLAYING:
         trick = view.tricks[-1]
+        assert trick.winner is not None  # a completed trick has its winner
         winner = by_pos[trick.winner].who
         if not view.trick:
             parts.append(", ".join(_played(by_pos, p) for p in trick.plays) + ".")
@@ -206,6 +207,7 @@ def announcement(
         else:
             parts.append(f"Hand {view.hand_no}: waiting for the others to pass.")
     elif view.phase == engine.MOON:
+        assert view.shooter is not None  # the moon phase is the shooter's
         shooter = by_pos[view.shooter]
         parts.append(
             "You shot the moon: choose what it does."

@@ -92,9 +92,9 @@ def round_lines(tournament: Tournament, viewer=None) -> list[RoundLine]:
     lines = []
     for round_ in rounds:
         rows = []
-        tables = list(round_.tables.all())
-        shared = set() if sees_all else _shared_groups(round_, tables)
-        for table in tables:
+        round_tables = list(round_.tables.all())
+        shared = set() if sees_all else _shared_groups(round_, round_tables)
+        for table in round_tables:
             match_seats = list(table.match.seats.all()) if table.match else []
             sealed = table.deal_group in shared and not any(
                 seat.is_held_by(viewer) for seat in match_seats

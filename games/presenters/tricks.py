@@ -40,6 +40,7 @@ def last_trick(
 def _shown(
     trick: engine.TrickView, by_pos: dict[int, Place], *, hand: int | None, number: int
 ) -> dict:
+    assert trick.winner is not None  # only completed tricks are shown here
     return {
         "hand": hand,
         "number": number,

@@ -249,9 +249,11 @@ class LockedTable:
                     return
                 self.apply(decision, actor)
             elif phase == engine.MOON:
-                if not self.is_bot(state.shooter):
+                shooter = state.shooter
+                assert shooter is not None  # the moon phase is the shooter's
+                if not self.is_bot(shooter):
                     return
-                self.apply(BOT.choose(state.view(state.shooter)), Action.Actor.BOT)
+                self.apply(BOT.choose(state.view(shooter)), Action.Actor.BOT)
             elif phase == engine.HAND_OVER:
                 self._close_hand()
                 self._start_next_hand()

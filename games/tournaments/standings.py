@@ -174,7 +174,7 @@ def standings(results: Sequence[TableResult], entrants: Sequence[int] = ()) -> l
     duplicate = _matchpoints(results)
     everyone = set(rounds) | set(entrants)
 
-    def key(entrant: int) -> tuple:
+    def key(entrant: int) -> tuple[object, ...]:
         earned, available = duplicate.get(entrant, (Fraction(0), 0))
         percent = earned / available if available else HALF
         # Sorting ascending, so negate what is better when higher.

@@ -11,6 +11,7 @@ from games import services
 from games.access import holds_seat, may_view
 from games.forms import CreateMatchForm, JoinForm
 from games.models import Match, MatchStatus, Seat
+from games.requests import AuthenticatedHttpRequest
 
 # A form sent back with errors is a client error: say so with 400, not 200.
 BAD_INPUT = 400
@@ -51,7 +52,9 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "pages/your_turn.html", context)
 
 
-def _lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200) -> HttpResponse:
+def _lobby(
+    request: AuthenticatedHttpRequest, form: CreateMatchForm, status: int = 200
+) -> HttpResponse:
     empty = Q(seats__user__isnull=True, seats__controller=Seat.Controller.PERSON)
     open_matches = (
         Match.objects.filter(status=MatchStatus.OPEN, is_private=False)
@@ -69,14 +72,14 @@ def _lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200) -> Ht
 
 @login_required
 @require_GET
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby(request: AuthenticatedHttpRequest) -> HttpResponse:
     """List open matches to join, and offer a form to create one."""
     return _lobby(request, CreateMatchForm())
 
 
 @login_required
 @require_POST
-def create_match(request: HttpRequest) -> HttpResponse:
+def create_match(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Create a match from the lobby form, with the creator in the first seat."""
     form = CreateMatchForm(request.POST)
     if not form.is_valid():

@@ -46,7 +46,8 @@ def table_results(tournament: Tournament) -> list[TableResult]:
                 round=table.round.number,
                 table=table.number,
                 seats=tuple(row.entry_id for row in rows),
-                totals=tuple(row.total for row in rows),
+                # A closed round has recorded every seat's total.
+                totals=tuple(row.total or 0 for row in rows),
                 deal_group=table.deal_group or None,
             )
         )

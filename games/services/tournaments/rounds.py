@@ -147,11 +147,11 @@ def close_round(tournament_id: int) -> Round:
     if round_ is None or round_.status != RoundStatus.RUNNING:
         raise Conflict("No round is being played: there is nothing to close.")
     tables = list(round_.tables.select_related("match").order_by("number"))
-    unfinished = [t for t in tables if t.match.status != MatchStatus.FINISHED]
+    unfinished = [t for t in tables if t.match is None or t.match.status != MatchStatus.FINISHED]
     if unfinished:
         where = ", ".join(f"table {t.number} (match {t.match_id})" for t in unfinished)
         raise Conflict(f"Round {round_.number} cannot close yet: still being played at {where}.")
-    totals = {
+    totals: dict[tuple[int | None, int], int | None] = {
         (seat.match_id, seat.position): seat.final_total
         for seat in Seat.objects.filter(match__in=[t.match_id for t in tables])
     }
