@@ -23,9 +23,7 @@ from games import live  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from hearts_site import http  # noqa: E402
 from hearts_site.collector import tune_for_serving  # noqa: E402
-from hearts_site.daphne_requests import leave_bodies_to_django  # noqa: E402
 
-leave_bodies_to_django()
 # Live events about a committed move go out through this server's loop, after its answer.
 live.install_server(live.Server(loop=http.server_loop, after_response=http.after_response))
 

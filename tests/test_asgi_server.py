@@ -43,44 +43,6 @@ def test_the_server_freezes_what_it_loaded_and_collects_young_objects_less_often
     assert int(young_threshold) == 10_000
 
 
-# A request daphne's factory builds, fed a form POST the way Twisted's channel feeds one, with
-# daphne's own processing (which would start the application) left out.
-PARSE_A_FORM_POST = """
-import hearts_site.asgi
-from daphne import http_protocol
-
-class Server:
-    def protocol_connected(self, request):
-        pass
-
-class Channel:
-    transport = None
-    factory = http_protocol.HTTPFactory(Server())
-
-    def getPeer(self):
-        return None
-
-    def getHost(self):
-        return None
-
-request = Channel.factory.buildProtocol(None).requestFactory(Channel())
-body = b"version=12&card=QS"
-request.requestHeaders.setRawHeaders(b"content-type", [b"application/x-www-form-urlencoded"])
-request.gotLength(len(body))
-request.handleContentChunk(body)
-request.process = lambda: None
-request.requestReceived(b"POST", b"/matches/1/play/", b"HTTP/1.1")
-print(request.args, request.content.read())
-"""
-
-
-def test_daphne_leaves_a_form_post_to_django_to_parse(tmp_path):
-    # Twisted would decode it into request.args, which daphne never reads, on the event loop.
-    result = run_python(PARSE_A_FORM_POST, DATABASE_URL=f"sqlite:///{tmp_path / 'site.sqlite3'}")
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["{}", "b'version=12&card=QS'"]
-
-
 def test_a_form_posted_through_daphne_reaches_the_view(tmp_path):
     env = site_env(tmp_path / "site.sqlite3")
     manage(env, "migrate", "-v0")
