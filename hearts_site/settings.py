@@ -210,6 +210,9 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 # Keep what the pause needs, not a record of every sign-in and its address.
 AXES_DISABLE_ACCESS_LOG = True
 
+# Engine states kept per process between moves (games/services/states.py); 0 keeps none.
+ENGINE_STATES_KEPT = int(os.environ.get("ENGINE_STATES_KEPT", "5000"))
+
 # Live sockets one signed-in session may hold open at once (one per open page).
 LIVE_SOCKETS_PER_SESSION = int(os.environ.get("LIVE_SOCKETS_PER_SESSION", "30"))
 

@@ -61,3 +61,22 @@ def test_a_form_posted_through_daphne_reaches_the_view(tmp_path):
         # The form was read: refused for its password, the page keeps the name that was sent.
         assert refused.value.code == 400
         assert 'value="nobody"' in refused.value.read().decode()
+
+
+STOCK_APPLICATION = """
+import gc, sys
+import hearts_site.asgi as asgi
+from django.core.handlers.asgi import ASGIHandler
+from hearts_site.http import HttpHandler
+print(type(asgi.http_application) is ASGIHandler, isinstance(asgi.http_application, HttpHandler))
+print(sys.getswitchinterval() == 0.005, gc.get_threshold()[0])
+"""
+
+
+def test_stock_serving_turns_the_serving_shortcuts_off(tmp_path):
+    database = f"sqlite:///{tmp_path / 'site.sqlite3'}"
+    result = run_python(STOCK_APPLICATION, DATABASE_URL=database, STOCK_SERVING="1")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "False", "True", "700"]
+    tuned = run_python(STOCK_APPLICATION, DATABASE_URL=database)
+    assert tuned.stdout.split() == ["False", "True", "False", "10000"]

@@ -77,12 +77,18 @@ def test_a_refused_move_keeps_nothing(alice):
     assert match.pk not in states._states
 
 
-def test_only_the_most_recent_states_are_kept(monkeypatch):
-    monkeypatch.setattr(states, "LIMIT", 3)
+def test_only_the_most_recent_states_are_kept(settings):
+    settings.ENGINE_STATES_KEPT = 3
     state = engine.Match.new()
     for match_id in range(1, 6):
         states.keep(match_id, {"id": match_id}, state)
     assert list(states._states) == [3, 4, 5]
+
+
+def test_no_state_is_kept_when_the_setting_says_none(settings):
+    settings.ENGINE_STATES_KEPT = 0
+    states.keep(1, {"id": 1}, engine.Match.new())
+    assert list(states._states) == []
 
 
 def test_a_change_hands_on_its_state_and_seats_as_a_value(alice):

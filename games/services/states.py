@@ -11,10 +11,13 @@ rebuilt from it as before.
 
 from __future__ import annotations
 
+from django.conf import settings
+
 from games import engine
 from games.services.recent import Recent
 
-# Enough for every match in play on a busy site; a state is a few kilobytes.
+# Enough for every match in play on a busy site; a state is a few kilobytes. The setting
+# ENGINE_STATES_KEPT (0 keeps none: every move rebuilds its state) overrides it.
 LIMIT = 5000
 
 _states: Recent[int, tuple[dict, engine.Match]] = Recent()
@@ -30,7 +33,7 @@ def load(match_id: int, snapshot: dict) -> engine.Match:
 
 def keep(match_id: int, snapshot: dict, state: engine.Match) -> None:
     """Remember the state a committed move saved as `snapshot` (never changed afterwards)."""
-    _states.put(match_id, (snapshot, state), LIMIT)
+    _states.put(match_id, (snapshot, state), getattr(settings, "ENGINE_STATES_KEPT", LIMIT))
 
 
 def forget() -> None:
