@@ -100,7 +100,7 @@ def status_region(context) -> SafeString:
 def table_region(context) -> SafeString:
     """The table: the seating of an open match, else the seats, the trick and the facts."""
     if context["match"].status == MatchStatus.OPEN:
-        body = _include(context, "games/_setup.html")
+        body = _include(context, "games/legacy/_setup.html")
     else:
         body = table_body(context)
     return SafeString(
@@ -137,9 +137,9 @@ def hand_region(context) -> SafeString:
     elif (phase := context["phase"]) == "playing":
         body = play_form(context)
     elif phase == "passing":
-        body = _include(context, "games/_pass.html")
+        body = _include(context, "games/legacy/_pass.html")
     elif phase == "moon":
-        body = _include(context, "games/_moon.html")
+        body = _include(context, "games/legacy/_moon.html")
     else:
         body = ""
     alert = f'<p class="action-error" role="alert">{conditional_escape(error)}</p>' if error else ""

@@ -17,7 +17,6 @@ from django.contrib.auth.decorators import login_required
 from django.db import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.template import Context
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
@@ -37,7 +36,6 @@ from games.forms import (
 )
 from games.models import Match, MatchStatus
 from games.services import kept_tables
-from games.templatetags.match_regions import REGIONS
 
 TEMPLATE = "games/match.html"
 # Regions that change only when a match ends: its heading (the status) and the resign form.
@@ -104,28 +102,28 @@ def _regions(
     """Render one region for htmx to swap, and out-of-band copies of the others.
 
     The regions need nothing from the request (no context processor's values, and no CSRF
-    field: see `form_csrf`), so they are rendered from the match's context alone.
+    field: see `games/_csrf_field.html`), so they are rendered from the match's context alone.
     """
     if context["match"].is_over:
         # An answer showing the match over can be the first the page hears of it (the last
         # card's own answer, say): the heading and the resign form must not say "in play".
         also = (*also, *ENDED_REGIONS)
-    values = Context(context)  # read, never written: each region pushes what it adds
     parts = []
     if main:
-        parts.append(_region(main, values, oob=False))
+        parts.append(render_region(main, context, oob=False))
     for name in also:
-        parts.append(_region(name, values, oob=True))
+        parts.append(render_region(name, context, oob=True))
     return HttpResponse(
         "".join(parts), status=status, headers={VERSION_HEADER: str(context["version"])}
     )
 
 
-def _region(name: str, values: Context, *, oob: bool) -> str:
-    with values.push(fragment=True, oob=oob):
-        if draw := REGIONS.get(name):
-            return draw(values)
-        return render_to_string(f"{TEMPLATE}#{name}", values.flatten())
+def render_region(name: str, context: dict, *, oob: bool) -> str:
+    """Render one region of the match page (a partial of its template) for htmx to swap.
+
+    `fragment` leaves the forms' CSRF fields out; `oob` marks a copy htmx swaps by its id.
+    """
+    return render_to_string(f"{TEMPLATE}#{name}", {**context, "fragment": True, "oob": oob})
 
 
 def _page(request: HttpRequest, match: Match, status: int = 200, **extra) -> HttpResponse:
