@@ -32,10 +32,6 @@ def normalise(html: str) -> str:
 
 
 def readable(html: str) -> str:
-    """Return normalised markup with each block-level tag on a line of its own, for diffs."""
-    return (
-        re.sub(
-            r"(?=<(?:/?)(?:" + "|".join(sorted(BLOCK_TAGS)) + r")[\s>])", "\n", normalise(html)
-        ).strip()
-        + "\n"
-    )
+    """Return normalised markup with each block-level element starting a line, for diffs."""
+    starts = re.compile(r"(?=<(?:" + "|".join(sorted(BLOCK_TAGS)) + r")[\s>])")
+    return starts.sub("\n", normalise(html)).strip() + "\n"
