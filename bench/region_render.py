@@ -3,9 +3,9 @@
 Sets up a fresh SQLite database, plays a 4-seat match (two people, two bots) to the middle of
 a hand (cards on the table, a last trick beside it, a player to play), then draws the three
 regions of a card's answer for that player N times, as `games/views/matches.py` does, and
-prints the median time of each and of all three. Where the old string functions
-(`games/templatetags/match_regions.py`) still exist, they are timed too, interleaved with the
-templates, so the two compare on the same machine at the same moment.
+prints the median time of each and of all three. Until commit `276d7da` the old string
+functions (`games/templatetags/match_regions.py`) existed, and were timed too, interleaved
+with the templates (see bench/README.md); on later commits only the templates are timed.
 
     python bench/region_render.py                 # DEBUG off (production settings), 3,000 times
     python bench/region_render.py --debug         # DEBUG on, as in development

@@ -21,7 +21,7 @@ from django.template.loader import render_to_string
 from games import engine, presenters, services
 from games.models import Match, MatchStatus, Profile
 from tests.factories import make_match, moon_match
-from tests.region_html import readable
+from tests.region_html import normalise, readable
 from tests.tournament_helpers import BOT
 from tests.tournaments.test_duplicate_deal_secrecy import start_round_of_two_tables
 
@@ -117,3 +117,13 @@ def test_the_regions_read_as_their_snapshots(make_user):
     assert sorted(recorded) == sorted(found)
     for name, html in found.items():
         assert html == recorded[name], f"{name}: rewrite the snapshots if the change is meant"
+
+
+def test_the_comparison_keeps_a_space_between_words_and_drops_layout():
+    assert normalise("<li>\n  <span>3♣</span>\n  <span>You</span>\n</li>") == (
+        "<li><span>3♣</span> <span>You</span></li>"
+    )
+    assert normalise("<span>3♣</span><span>You</span>") != normalise(
+        "<span>3♣</span> <span>You</span>"
+    )
+    assert normalise("<p>Bob  won</p>") != normalise("<p>Bobwon</p>")
