@@ -12,9 +12,16 @@ from django.urls import reverse, set_script_prefix
 from games import engine, presenters
 from games.models import Action, Hand, MatchStatus
 from games.presenters.table import announcement
-from games.templatetags import match_regions
-from games.templatetags.match_regions import match_url
-from tests.factories import HTMX, client_for, make_match, next_move, play_to_the_end, state_of
+from games.views.matches import render_region
+from tests.factories import (
+    HTMX,
+    client_for,
+    make_match,
+    next_move,
+    play_to_the_end,
+    playing_match,
+    state_of,
+)
 
 # Alice's matches against bots: the names of the four seats.
 SEAT_NAMES = {0: "Alice", 1: "Basil", 2: "Cleo", 3: "Dmitri"}
@@ -365,7 +372,8 @@ def test_the_standings_say_one_point_and_several_points(alice):
     match = make_match(alice, start=False)
     match.status = MatchStatus.FINISHED
     places = [place(0, "Ada", 1, total=1), place(1, "Basil", 2, total=0), place(2, "Cleo", 3, 2)]
-    html = match_regions._result({"match": match, "result": presenters.result_of(match, places)})
+    context = {"match": match, "places": places, "result": presenters.result_of(match, places)}
+    html = render_region("table", context, oob=False)
     totals = re.findall(r'<span class="standing-total">([^<]*)</span>', html)
     assert totals == ["1 point", "0 points", "2 points"]
 
@@ -448,12 +456,32 @@ def test_a_finished_match_shows_no_pass_to_come(alice_client, alice):
     assert "<dt>Passing</dt>" not in table
 
 
-@pytest.mark.parametrize("pk", [1, 42, 987654321, 19876543210])
-def test_a_match_url_drawn_for_a_region_is_the_one_reverse_gives(pk):
-    for name in ("match", "play_card"):
-        assert match_url(name, pk) == reverse(name, args=[pk])
+def test_the_regions_urls_follow_the_script_prefix(alice, make_user):
+    match = playing_match(alice, client_for(alice))
+    watcher = make_user("watcher", "Watcher")
     set_script_prefix("/hearts/")
     try:
-        assert match_url("play_card", pk) == f"/hearts/matches/{pk}/play/"
+        hand = render_region("hand", presenters.match_context(match, alice), oob=False)
+        table = render_region("table", presenters.match_context(match, watcher), oob=True)
     finally:
         set_script_prefix("/")
+    url = f"/hearts/matches/{match.pk}/"
+    assert f'action="{url}play/"' in hand and f'hx-post="{url}play/"' in hand
+    assert f'hx-get="{url}?since={match.version}"' in table
+
+
+def test_names_and_reasons_are_escaped_in_every_region(make_user):
+    name = '<script>alert("x")</script>'
+    mallory = make_user("mallory", name)
+    match = make_match(mallory)
+    client = client_for(mallory)
+    page = client.get(match.get_absolute_url()).text
+    answer = client.get(match.get_absolute_url(), **HTMX).text
+    for html in (page, answer):
+        for part in ("status", "table", "hand"):
+            assert "<script>alert" not in region(html, part)
+        # The seat and the pass (to the left, from the last seat) say the name, escaped.
+        assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in region(html, "table")
+    context = presenters.match_context(match, mallory, error='<b>"Not now"</b>')
+    hand = render_region("hand", context, oob=False)
+    assert '<p class="action-error" role="alert">&lt;b&gt;&quot;Not now&quot;&lt;/b&gt;</p>' in hand

@@ -15,7 +15,7 @@ register.filter("one_line", names.one_line)
 
 @cache
 def _marker() -> SafeString:
-    # Rendered once per process: the table's seats are drawn as strings on every move.
+    # Rendered once per process: a table draws it beside every bot's seat on every move.
     return SafeString(render_to_string("games/_bot_marker.html").rstrip("\n"))
 
 

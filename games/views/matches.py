@@ -13,9 +13,8 @@ from collections.abc import Callable, Iterable
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
-from django.template import Context
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
@@ -33,7 +32,7 @@ from games.forms import (
     first_error,
 )
 from games.models import Match, MatchStatus
-from games.templatetags.match_regions import REGIONS
+from games.requests import HtmxHttpRequest
 
 TEMPLATE = "games/match.html"
 # Regions that change only when a match ends: its heading (the status) and the resign form.
@@ -44,7 +43,7 @@ NOTHING_NEW = 204
 VERSION_HEADER = "X-Match-Version"
 
 
-def _watched(request: HttpRequest, match: Match | None) -> Match:
+def _watched(request: HtmxHttpRequest, match: Match | None) -> Match:
     """Return the match as read, or 404 if there is none or this user may not look at it.
 
     A private match is a 404 to anyone but its players and staff, never a 403: its id alone
@@ -55,12 +54,12 @@ def _watched(request: HttpRequest, match: Match | None) -> Match:
     return match
 
 
-def _viewable(request: HttpRequest, pk: int) -> Match:
+def _viewable(request: HtmxHttpRequest, pk: int) -> Match:
     """Return the whole match, or refuse as `_watched` does."""
     return _watched(request, Match.objects.filter(pk=pk).first())
 
 
-def _unchanged(request: HttpRequest, pk: int) -> HttpResponse | None:
+def _unchanged(request: HtmxHttpRequest, pk: int) -> HttpResponse | None:
     """Answer a page's "anything new?" with 204 if the match is at the version it shows.
 
     Open tabs ask every few seconds, and nearly always hear "nothing": the answer reads the
@@ -75,7 +74,7 @@ def _unchanged(request: HttpRequest, pk: int) -> HttpResponse | None:
     return HttpResponse(status=NOTHING_NEW, headers={VERSION_HEADER: str(match.version)})
 
 
-def _context(request: HttpRequest, match: Match, **extra) -> dict:
+def _context(request: HtmxHttpRequest, match: Match, **extra) -> dict:
     context = presenters.match_context(match, request.user, **extra)
     if context["is_player"] and match.status == MatchStatus.OPEN:  # shown while seats are open
         path = reverse("invite", args=[match.invite_code])
@@ -93,36 +92,36 @@ def _regions(
     """Render one region for htmx to swap, and out-of-band copies of the others.
 
     The regions need nothing from the request (no context processor's values, and no CSRF
-    field: see `form_csrf`), so they are rendered from the match's context alone.
+    field: see `games/_csrf_field.html`), so they are rendered from the match's context alone.
     """
     if context["match"].is_over:
         # An answer showing the match over can be the first the page hears of it (the last
         # card's own answer, say): the heading and the resign form must not say "in play".
         also = (*also, *ENDED_REGIONS)
-    values = Context(context)  # read, never written: each region pushes what it adds
     parts = []
     if main:
-        parts.append(_region(main, values, oob=False))
+        parts.append(render_region(main, context, oob=False))
     for name in also:
-        parts.append(_region(name, values, oob=True))
+        parts.append(render_region(name, context, oob=True))
     return HttpResponse(
         "".join(parts), status=status, headers={VERSION_HEADER: str(context["version"])}
     )
 
 
-def _region(name: str, values: Context, *, oob: bool) -> str:
-    with values.push(fragment=True, oob=oob):
-        if draw := REGIONS.get(name):
-            return draw(values)
-        return render_to_string(f"{TEMPLATE}#{name}", values.flatten())
+def render_region(name: str, context: dict, *, oob: bool) -> str:
+    """Render one region of the match page (a partial of its template) for htmx to swap.
+
+    `fragment` leaves the forms' CSRF fields out; `oob` marks a copy htmx swaps by its id.
+    """
+    return render_to_string(f"{TEMPLATE}#{name}", {**context, "fragment": True, "oob": oob})
 
 
-def _page(request: HttpRequest, match: Match, status: int = 200, **extra) -> HttpResponse:
+def _page(request: HtmxHttpRequest, match: Match, status: int = 200, **extra) -> HttpResponse:
     return render(request, TEMPLATE, _context(request, match, **extra), status=status)
 
 
 def _refused(
-    request: HttpRequest, match: Match, message: str, status: int, selected: Iterable[str] = ()
+    request: HtmxHttpRequest, match: Match, message: str, status: int, selected: Iterable[str] = ()
 ) -> HttpResponse:
     """Answer a refused action with its status, the reason, and the table as it stands."""
     match.refresh_from_db()
@@ -134,7 +133,7 @@ def _refused(
 
 
 def _act(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     pk: int,
     form: forms.Form | MoveForm,
     action: Callable[[dict], services.Changed],
@@ -150,7 +149,7 @@ def _act(
 
 
 def _answer(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     pk: int,
     action: Callable[[], services.Changed],
     selected: Iterable[str],
@@ -165,10 +164,11 @@ def _answer(
         match = _viewable(request, pk)
         return _refused(request, match, refusal.message, refusal.status, selected)
     match = changed.match
+    response: HttpResponseBase
     if not request.htmx or match.status == MatchStatus.OPEN:
         response = redirect(match)
     else:
-        regions = ("table", "status")
+        regions: tuple[str, ...] = ("table", "status")
         # A finished hand (or match) adds to the score sheet.
         if changed.sheet_changed:
             regions += ("scores",)
@@ -181,7 +181,7 @@ def _answer(
 @never_cache
 @login_required
 @require_GET
-def match_page(request: HttpRequest, pk: int) -> HttpResponse:
+def match_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Show the table to a player (with their hand) or a spectator (without any hand).
 
     Asked by htmx, answer every region out of band, for a page catching up after a change;
@@ -201,7 +201,7 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_GET
-def scores(request: HttpRequest, pk: int) -> HttpResponse:
+def scores(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Show the score sheet and the chart of running totals (R4.1)."""
     match = _viewable(request, pk)
     context = presenters.match_context(match, request.user)
@@ -213,7 +213,7 @@ def scores(request: HttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_POST
-def play_card(request: HttpRequest, pk: int) -> HttpResponse:
+def play_card(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Play one card (R3)."""
     form = PlayForm(request.POST)
     return _act(
@@ -227,7 +227,7 @@ def play_card(request: HttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_POST
-def pass_cards(request: HttpRequest, pk: int) -> HttpResponse:
+def pass_cards(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Pass three cards (R2); a refusal keeps the cards the player had ticked."""
     form = PassForm(request.POST)
     return _act(
@@ -242,7 +242,7 @@ def pass_cards(request: HttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_POST
-def choose_moon(request: HttpRequest, pk: int) -> HttpResponse:
+def choose_moon(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Choose what shooting the moon does (R4.3)."""
     form = MoonForm(request.POST)
     return _act(
@@ -256,7 +256,7 @@ def choose_moon(request: HttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_POST
-def resign(request: HttpRequest, pk: int) -> HttpResponse:
+def resign(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Leave a match in play; a bot takes over the seat."""
     return _act(
         request,
@@ -270,7 +270,7 @@ def resign(request: HttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_POST
-def join(request: HttpRequest, pk: int) -> HttpResponse:
+def join(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Take an empty seat in an open match."""
     form = JoinForm(request.POST)
     return _act(
@@ -285,7 +285,7 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_POST
-def leave(request: HttpRequest, pk: int) -> HttpResponse:
+def leave(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Give up a seat before the start; the creator leaving cancels the match."""
     match = _viewable(request, pk)
     try:
@@ -300,7 +300,7 @@ def leave(request: HttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_POST
-def add_bot(request: HttpRequest, pk: int) -> HttpResponse:
+def add_bot(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Seat a bot in an empty seat."""
     form = SeatForm(request.POST)
     return _act(
@@ -314,7 +314,7 @@ def add_bot(request: HttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_POST
-def remove_bot(request: HttpRequest, pk: int) -> HttpResponse:
+def remove_bot(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Free a bot's seat for a person."""
     form = SeatForm(request.POST)
     return _act(
@@ -328,7 +328,7 @@ def remove_bot(request: HttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_POST
-def start(request: HttpRequest, pk: int) -> HttpResponse:
+def start(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Fill the empty seats with bots and deal the first hand."""
     return _act(
         request,
