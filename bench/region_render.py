@@ -56,7 +56,7 @@ def mid_hand_context() -> dict:
     match = services.create_match(users[0], services.MatchOptions(players=4, bots=0))
     Match.objects.filter(pk=match.pk).update(seed=4)
     services.join_match(users[1], match.pk, match.invite_code)
-    match = services.start_match(users[0], match.pk)
+    match = services.start_match(users[0], match.pk).match
     bot = engine.BaselineBot()
     for _ in range(200):
         state = engine.Match.from_snapshot(match.snapshot)
@@ -67,9 +67,9 @@ def mid_hand_context() -> dict:
         choice = bot.choose(state.view(seat))
         user, version = users[seat], match.version
         if choice["type"] == "pass":
-            match = services.pass_cards(user, match.pk, version, choice["cards"])
+            match = services.pass_cards(user, match.pk, version, choice["cards"]).match
         else:
-            match = services.play_card(user, match.pk, version, choice["card"])
+            match = services.play_card(user, match.pk, version, choice["card"]).match
     raise AssertionError("never reached the middle of a hand with the first player to play")
 
 
