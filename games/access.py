@@ -15,10 +15,12 @@ the tournament pages alike:
 
 from __future__ import annotations
 
-from games.models import Match, RoundStatus, Seat, Table
+from collections.abc import Iterable
+
+from games.models import Match, Round, RoundStatus, Seat, Table
 
 
-def holds_seat(user, match: Match, seats: list[Seat] | None = None) -> bool:
+def holds_seat(user, match: Match | None, seats: list[Seat] | None = None) -> bool:
     """Say whether the user holds (or held, before resigning) a seat in the match."""
     if user is None or not user.is_authenticated:
         return False
@@ -44,23 +46,33 @@ def viewable_match(user, pk: int) -> Match | None:
     return match
 
 
-def shares_deals(table: Table) -> bool:
-    """Say whether another table of the same round plays this table's deals, round still open.
+def shared_deal_groups(round_: Round, tables: Iterable[Table]) -> set[str]:
+    """Return the deal groups of a round still open that more than one of its tables plays.
 
-    Until the round is closed, some table of the group may still be playing a deal this one
-    has finished, so its cards are not for spectators' eyes.
+    Until the round is closed, some table of such a group may still be playing a deal another
+    has finished, so their cards are not for spectators' eyes.
     """
-    if not table.deal_group or table.round.status == RoundStatus.CLOSED:
-        return False
-    others = Table.objects.filter(round_id=table.round_id, deal_group=table.deal_group)
-    return others.exclude(pk=table.pk).exists()
+    if round_.status == RoundStatus.CLOSED:
+        return set()
+    groups = [table.deal_group for table in tables if table.deal_group]
+    return {group for group in groups if groups.count(group) > 1}
+
+
+def sees_sealed_cards(user, seats: list[Seat]) -> bool:
+    """Say whether the user sees a sealed table's cards anyway: staff, and its own players."""
+    return bool(user is not None and user.is_staff) or holds_seat(user, None, seats)
 
 
 def is_sealed(user, match: Match, seats: list[Seat] | None = None) -> bool:
     """Say whether the match's cards must stay hidden from this user (see the module)."""
-    if user is not None and user.is_staff:
+    if match.pk is None:
         return False
-    if match.pk is None or holds_seat(user, match, seats):
+    if seats is None:
+        seats = list(Seat.objects.filter(match=match))
+    if sees_sealed_cards(user, seats):
         return False  # its own players see their table as R6.3 says
     table = Table.objects.select_related("round").filter(match_id=match.pk).first()
-    return table is not None and shares_deals(table)
+    if table is None or not table.deal_group:
+        return False
+    group = Table.objects.filter(round_id=table.round_id, deal_group=table.deal_group)
+    return table.deal_group in shared_deal_groups(table.round, group)

@@ -13,8 +13,11 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
+
+from games.cache_counts import count_up
 
 COUNT_SECONDS = 3600
 
@@ -28,15 +31,8 @@ class SocketSlot:
 
     async def take(self) -> bool:
         """Count this socket in; say False (and count nothing) if the session has too many."""
-        if await cache.aadd(self.key, 1, COUNT_SECONDS):
-            count = 1
-        else:
-            try:
-                count = await cache.aincr(self.key)
-            except ValueError:  # expired between the two calls
-                await cache.aadd(self.key, 1, COUNT_SECONDS)
-                count = 1
-            await cache.atouch(self.key, COUNT_SECONDS)
+        count = await sync_to_async(count_up)(self.key, COUNT_SECONDS)
+        await cache.atouch(self.key, COUNT_SECONDS)  # an hour from its last change
         if count > settings.LIVE_SOCKETS_PER_SESSION:
             await self._uncount()
             return False

@@ -155,9 +155,9 @@ class HttpHandler(ASGIHandler):
                 assert refusal is not None  # Django answers a request it cannot build
                 response = refusal
             else:
+                # `close()` below sends request_finished (with no sender named: Django's own
+                # receivers, which close the thread's connections and caches, take any).
                 response = self.get_response(request)
-                # As Django's handler does: `close()` names it to the request_finished signal.
-                response._handler_class = self.__class__  # type: ignore[attr-defined]
             if not response.streaming:
                 # The body is complete: close now, in the thread that used the database, so
                 # that request_finished releases this thread's connections.

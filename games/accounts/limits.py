@@ -2,7 +2,7 @@
 
 from hashlib import sha256
 
-from django.core.cache import cache
+from games.cache_counts import count_up
 
 
 def within_limit(kind: str, key: str, limit: int, window_seconds: int) -> bool:
@@ -12,11 +12,4 @@ def within_limit(kind: str, key: str, limit: int, window_seconds: int) -> bool:
     is hashed: it may be an e-mail address, which has no place in cache keys or their logs.
     """
     cache_key = f"limit:{kind}:{sha256(key.encode()).hexdigest()}"
-    if cache.add(cache_key, 1, timeout=window_seconds):
-        return limit >= 1
-    try:
-        count = cache.incr(cache_key)
-    except ValueError:  # expired between add() and incr(): this request opens a new window
-        cache.add(cache_key, 1, timeout=window_seconds)
-        count = 1
-    return count <= limit
+    return count_up(cache_key, window_seconds) <= limit

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch
 
+from games.access import sees_sealed_cards, shared_deal_groups
 from games.models import (
     Match,
     MatchStatus,
     Round,
-    RoundStatus,
     Seat,
     Table,
     TableSeat,
@@ -61,14 +61,6 @@ def table_status(match: Match | None, seats: list[Seat], *, sealed: bool = False
     return f"In play, hand {match.hand_no}; {waiting}"
 
 
-def _shared_groups(round_: Round, tables: list[Table]) -> set[str]:
-    """Return the deal groups of an open round that more than one of its tables plays."""
-    if round_.status == RoundStatus.CLOSED:
-        return set()
-    groups = [table.deal_group for table in tables if table.deal_group]
-    return {group for group in groups if groups.count(group) > 1}
-
-
 def round_lines(tournament: Tournament, viewer=None) -> list[RoundLine]:
     """Return every round with its tables, players and live status, in a few queries.
 
@@ -93,12 +85,10 @@ def round_lines(tournament: Tournament, viewer=None) -> list[RoundLine]:
     for round_ in rounds:
         rows = []
         round_tables = list(round_.tables.all())
-        shared = set() if sees_all else _shared_groups(round_, round_tables)
+        shared = set() if sees_all else shared_deal_groups(round_, round_tables)
         for table in round_tables:
             match_seats = list(table.match.seats.all()) if table.match else []
-            sealed = table.deal_group in shared and not any(
-                seat.is_held_by(viewer) for seat in match_seats
-            )
+            sealed = table.deal_group in shared and not sees_sealed_cards(viewer, match_seats)
             rows.append(
                 TableLine(
                     table=table,

@@ -21,7 +21,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from games import presenters, services
-from games.access import may_view
+from games.access import may_view, viewable_match
 from games.forms import (
     JoinForm,
     MoonForm,
@@ -56,7 +56,10 @@ def _watched(request: HtmxHttpRequest, match: Match | None) -> Match:
 
 def _viewable(request: HtmxHttpRequest, pk: int) -> Match:
     """Return the whole match, or refuse as `_watched` does."""
-    return _watched(request, Match.objects.filter(pk=pk).first())
+    match = viewable_match(request.user, pk)
+    if match is None:
+        raise Http404("There is no such match.")
+    return match
 
 
 def _unchanged(request: HtmxHttpRequest, pk: int) -> HttpResponse | None:
@@ -123,8 +126,10 @@ def _page(request: HtmxHttpRequest, match: Match, status: int = 200, **extra) ->
 def _refused(
     request: HtmxHttpRequest, match: Match, message: str, status: int, selected: Iterable[str] = ()
 ) -> HttpResponse:
-    """Answer a refused action with its status, the reason, and the table as it stands."""
-    match.refresh_from_db()
+    """Answer a refused action with its status, the reason, and the table as it stands.
+
+    `match` is read after the refusal: the table shown is the one that refused.
+    """
     if request.htmx and match.status != MatchStatus.OPEN:
         context = _context(request, match, selected=selected, error=message)
         return _regions(context, status=status)
@@ -291,7 +296,7 @@ def leave(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     try:
         services.leave_match(request.user, pk)
     except services.ActionRefused as refusal:
-        return _refused(request, match, refusal.message, refusal.status)
+        return _refused(request, _viewable(request, pk), refusal.message, refusal.status)
     gone = "You have cancelled the match." if match.created_by_id == request.user.pk else None
     messages.success(request, gone or "You have left the match.")
     return redirect("lobby")
