@@ -27,10 +27,10 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.core.handlers.asgi import ASGIHandler  # noqa: E402
 
-from games import live  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from hearts_site import http  # noqa: E402
 from hearts_site.collector import tune_for_serving  # noqa: E402
+from hearts_site.live_events import send_through_the_handler  # noqa: E402
 
 if STOCK:
     http_application: ASGIHandler = ASGIHandler()
@@ -38,7 +38,7 @@ else:
     # One worker thread runs each request's middleware and view (hearts_site/http.py).
     http_application = http.HttpHandler()
     # Live events about a committed move go out through its loop, after the mover's answer.
-    live.install_server(live.Server(loop=http.server_loop, after_response=http.after_response))
+    send_through_the_handler()
 
 application = ProtocolTypeRouter(
     {

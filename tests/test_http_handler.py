@@ -9,12 +9,21 @@ from asgiref.sync import iscoroutinefunction, sync_to_async
 from asgiref.testing import ApplicationCommunicator
 from django.core.cache import caches
 
+from games import live
 from games.live import match_group, relay, user_group
 from hearts_site import http
 from hearts_site.http import HttpHandler
+from hearts_site.live_events import send_through_the_handler
 from tests.async_helpers import run_async
 
 TIMEOUT = 5
+
+
+@pytest.fixture(autouse=True)
+def events_through_the_handler(monkeypatch):
+    """Send live events through the handler's loop, as the ASGI application sets it up."""
+    monkeypatch.setattr(live, "_server", live._server)  # put back as it was after the test
+    send_through_the_handler()
 
 
 def http_scope(method: str, path: str) -> dict:
