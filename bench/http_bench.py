@@ -147,9 +147,13 @@ class Browser:
 
 
 def play_match(
-    browser: Browser, target: int, think: float, figures: Figures, start: threading.Barrier
-) -> None:
-    """Create a match against three bots and play it through to the end."""
+    browser: Browser, target: int, think: float, figures: Figures, start: threading.Barrier,
+    until: float | None = None,
+) -> None:  # fmt: skip
+    """Create a match against three bots and play it through to the end (or `until`).
+
+    `until` is a `time.monotonic()` reading after which the player stops, mid-match.
+    """
     form = {
         "players": 4, "target": target, "moon": "ask", "bots": 3,
         "auto_play_forced": "on", "auto_finish": "on",
@@ -164,6 +168,8 @@ def play_match(
     start.wait()
     _, _, page = browser.request("GET", path)
     for _ in range(2000):
+        if until is not None and time.monotonic() > until:
+            return
         version = VERSION_RE.search(page)
         passable = PASS_RE.findall(page)
         playable = [card for card, attrs in PLAY_RE.findall(page) if "disabled" not in attrs]
@@ -257,12 +263,25 @@ def probe_signed_in(
     time_requests(browsers, poll, 204, figures.signed_in_ms, 0.1, figures, stop, htmx=True)
 
 
-def manage(env: dict[str, str], *args: str) -> None:
-    subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True)
+@dataclass(frozen=True)
+class Checkout:
+    """A checkout of the site to serve: its top folder and the Python that runs it."""
+
+    root: Path = ROOT
+    python: str = sys.executable
 
 
-def create_players(env: dict[str, str], count: int) -> list[str]:
-    names = [f"bench{i:03d}" for i in range(count)]
+THIS = Checkout()
+
+
+def manage(env: dict[str, str], *args: str, checkout: Checkout = THIS) -> None:
+    subprocess.run([checkout.python, "manage.py", *args], cwd=checkout.root, env=env, check=True)
+
+
+def create_players(
+    env: dict[str, str], count: int, checkout: Checkout = THIS, prefix: str = "bench"
+) -> list[str]:
+    names = [f"{prefix}{i:03d}" for i in range(count)]
     code = (
         "from django.contrib.auth import get_user_model\n"
         "from django.contrib.auth.hashers import make_password\n"
@@ -273,9 +292,7 @@ def create_players(env: dict[str, str], count: int) -> list[str]:
         "    user.password = hashed\n"
         "    user.save()\n"
     )
-    subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=env, check=True
-    )
+    manage(env, "shell", "-c", code, checkout=checkout)
     return names
 
 
@@ -304,7 +321,7 @@ class Server:
 
 def start_servers(
     count: int, application: str, env: dict[str, str], workdir: Path, profile: str,
-    stages: bool,
+    stages: bool, checkout: Checkout = THIS,
 ) -> list[Server]:  # fmt: skip
     """Start `count` daphne processes on ports of their own; return once all of them answer.
 
@@ -325,8 +342,8 @@ def start_servers(
         log = workdir / f"{profile}-server-{number}.log"
         with log.open("wb") as log_file:
             process = subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), application],
-                cwd=ROOT, env=server_env, stdout=subprocess.DEVNULL, stderr=log_file,
+                [checkout.python, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), application],
+                cwd=checkout.root, env=server_env, stdout=subprocess.DEVNULL, stderr=log_file,
             )  # fmt: skip
         servers.append(Server(port, process, log, stages_file))
     deadline = time.monotonic() + 30

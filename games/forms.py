@@ -1,6 +1,6 @@
 """Forms for creating a match and for the small actions taken at the table."""
 
-from typing import Any, ClassVar
+from typing import Any
 
 from django import forms
 
@@ -87,52 +87,7 @@ class CardField(forms.CharField):
             raise forms.ValidationError("That is not a card.") from None
 
 
-class MoveForm:
-    """The few fields of a move, each cleaned as a Django form cleans it, without the form.
-
-    Every card played is read through one of these. Around two values, a Django form copies
-    each field, builds a bound field per field and runs its own hooks: three times the cost
-    of cleaning the fields, and 0.16 ms of a card's request in a busy server. The fields are
-    Django's, with their own checks and messages, in the order they are declared (a base
-    class's first); `clean_<name>` runs after its field's own cleaning, as in a form. What
-    the views use of a form is here: `is_valid()`, `cleaned_data` and `errors`.
-    """
-
-    fields: ClassVar[dict[str, forms.Field]] = {}
-
-    def __init_subclass__(cls, **kwargs) -> None:
-        super().__init_subclass__(**kwargs)
-        declared = {k: v for k, v in vars(cls).items() if isinstance(v, forms.Field)}
-        cls.fields = {**cls.fields, **declared}
-
-    def __init__(self, data) -> None:
-        self.data = data
-        self.cleaned_data: dict[str, Any] = {}
-        self._errors: dict[str, list[str]] | None = None
-
-    @property
-    def errors(self) -> dict[str, list[str]]:
-        """Each invalid field's messages, by name (the fields are cleaned on first asking)."""
-        if self._errors is None:
-            self._errors = {}
-            for name, field in self.fields.items():
-                try:
-                    self.cleaned_data[name] = field.clean(
-                        field.widget.value_from_datadict(self.data, {}, name)
-                    )
-                    if hook := getattr(self, f"clean_{name}", None):
-                        self.cleaned_data[name] = hook()
-                except forms.ValidationError as error:
-                    self.cleaned_data.pop(name, None)
-                    self._errors[name] = error.messages
-        return self._errors
-
-    def is_valid(self) -> bool:
-        """Say whether every field is valid; `cleaned_data` then holds each one's value."""
-        return not self.errors
-
-
-class VersionForm(MoveForm):
+class VersionForm(forms.Form):
     """The match version the page was rendered at, sent with every move."""
 
     version = forms.IntegerField(
@@ -198,7 +153,7 @@ class JoinForm(forms.Form):
     invite_code = forms.CharField(max_length=32, required=False)
 
 
-def first_error(form: forms.Form | MoveForm) -> str:
+def first_error(form: forms.Form) -> str:
     """Return the first error message of an invalid form, for a one-line answer."""
     for errors in form.errors.values():
         for error in errors:

@@ -212,6 +212,8 @@ AXES_DISABLE_ACCESS_LOG = True
 
 # Engine states kept per process between moves (games/services/states.py); 0 keeps none.
 ENGINE_STATES_KEPT = int(os.environ.get("ENGINE_STATES_KEPT", "5000"))
+# On SQLite, a process's writers take turns before BEGIN (games/services/writes.py).
+SQLITE_WRITERS_TAKE_TURNS = os.environ.get("SQLITE_WRITERS_TAKE_TURNS", "1") != "0"
 
 # Live sockets one signed-in session may hold open at once (one per open page).
 LIVE_SOCKETS_PER_SESSION = int(os.environ.get("LIVE_SOCKETS_PER_SESSION", "30"))

@@ -8,11 +8,11 @@ from django.test.utils import CaptureQueriesContext
 from games.models import Match
 from tests.factories import HTMX, make_match, next_move, state_of
 
-# The signed-in user, the locked match, its seats (with their users and profiles), its hand,
-# the log, the hand's and the match's rows, and the transaction's BEGIN and COMMIT: 9; the
-# re-rendered regions add none. A query per card, per trick or per hand would break it as
+# The signed-in user, the locked match (which names the hand in play), its seats (with their
+# users and profiles), the log, the match's row, and the transaction's BEGIN and COMMIT: 7;
+# the re-rendered regions add none. A query per card, per trick or per hand would break it as
 # soon as a match grows.
-PLAY_BOUND = 10
+PLAY_BOUND = 8
 PAGE_BOUND = 8
 
 

@@ -66,6 +66,13 @@ class Match(models.Model):
     version = models.PositiveIntegerField(default=0)
     snapshot = models.JSONField(null=True, blank=True)
     hand_no = models.PositiveSmallIntegerField(default=0)
+    # The hand in play and the number the next decision logged in it gets: kept on the
+    # match's row, which every move locks and writes anyway, so that a move reads and writes
+    # no other row of the hand until the hand ends.
+    current_hand = models.ForeignKey(
+        "Hand", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    next_seq = models.PositiveIntegerField(default=0)
     # Where a hand's random deal comes from: the match seed and the hand number. Matches
     # with the same seed and table size get the same deals, hand for hand.
     seed = models.BigIntegerField(default=0)
@@ -194,8 +201,6 @@ class Hand(models.Model):
     seed = models.BigIntegerField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    # The next free sequence number in this hand's action log.
-    next_seq = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["match", "number"]

@@ -6,13 +6,13 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
 
 from games import engine
 from games.models import Match, MatchStatus, Seat
 from games.names import BOT_NAMES
 from games.services.errors import BadInput, Conflict, NotAllowed, TooManyOpen
 from games.services.table import Changed, LockedTable
+from games.services.writes import write_transaction
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ def create_match(user, options: MatchOptions) -> Match:
         raise BadInput(error.message, error.rule) from None
     if not 0 <= options.bots < options.players:
         raise BadInput(f"Choose between 0 and {options.players - 1} bots.")
-    with transaction.atomic():
+    with write_transaction():
         if options.bots < options.players - 1:  # against bots alone, it starts at once
             _check_open_matches(user)
         match = Match.objects.create(
@@ -97,7 +97,7 @@ def start_seated_match(
         )
     except engine.EngineError as error:
         raise BadInput(error.message, error.rule) from None
-    with transaction.atomic():
+    with write_transaction():
         match = Match.objects.create(
             created_by=creator,
             rules=rules.to_dict(),
@@ -139,7 +139,7 @@ def _start_if_full(table: LockedTable) -> None:
         table.start()
 
 
-@transaction.atomic
+@write_transaction()
 def join_match(user, match_id: int, invite_code: str = "") -> Changed:
     """Take the first empty seat; the match starts once every seat is taken."""
     table = _open_table(match_id)
@@ -160,7 +160,7 @@ def join_match(user, match_id: int, invite_code: str = "") -> Changed:
     return table.save()
 
 
-@transaction.atomic
+@write_transaction()
 def leave_match(user, match_id: int) -> Changed:
     """Give up a seat before the match starts; the creator leaving cancels the match."""
     table = _open_table(match_id)
@@ -175,7 +175,7 @@ def leave_match(user, match_id: int) -> Changed:
     return table.save()
 
 
-@transaction.atomic
+@write_transaction()
 def add_bot(user, match_id: int, position: int | None = None) -> Changed:
     """Seat a bot in an empty seat (the first one unless given); a full table starts."""
     table = _open_table(match_id)
@@ -193,7 +193,7 @@ def add_bot(user, match_id: int, position: int | None = None) -> Changed:
     return table.save()
 
 
-@transaction.atomic
+@write_transaction()
 def remove_bot(user, match_id: int, position: int) -> Changed:
     """Free a bot's seat for a person."""
     table = _open_table(match_id)
@@ -207,7 +207,7 @@ def remove_bot(user, match_id: int, position: int) -> Changed:
     return table.save()
 
 
-@transaction.atomic
+@write_transaction()
 def start_match(user, match_id: int) -> Changed:
     """Fill every empty seat with a bot and deal the first hand."""
     table = _open_table(match_id)

@@ -1,14 +1,13 @@
 """Moves during a match: pass, play, the moon choice, resigning."""
 
-from django.db import transaction
-
 from games import engine
 from games.models import Action, Match, MatchStatus, Seat, Table
 from games.services.errors import BadInput
 from games.services.table import Changed, LockedTable
+from games.services.writes import write_transaction
 
 
-@transaction.atomic
+@write_transaction()
 def _move(user, match_id: int, seen_version: int, decision_for) -> Changed:
     """Run one player's decision: lock, check seat and version, apply, let bots answer, save."""
     table = LockedTable.lock(match_id)
@@ -48,7 +47,7 @@ def choose_moon(user, match_id: int, seen_version: int, option: str) -> Changed:
     return _move(user, match_id, seen_version, lambda seat: engine.moon_decision(seat, option))
 
 
-@transaction.atomic
+@write_transaction()
 def resign(user, match_id: int) -> Changed:
     """Leave a match in play: a bot takes the seat; with no person left, it is abandoned."""
     table = LockedTable.lock(match_id)

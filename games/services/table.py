@@ -28,8 +28,10 @@ from games.services.events import announce_after_commit
 
 BOT = engine.BaselineBot()
 # The match columns a change may touch; the rest (rules, options, deals) are set at creation.
-CHANGING_FIELDS = ["status", "started_at", "finished_at", "hand_no", "snapshot", "version"]
-HAND_CHANGES = ["next_seq", "finished_at"]
+CHANGING_FIELDS = [
+    "status", "started_at", "finished_at", "hand_no", "current_hand", "next_seq", "snapshot",
+    "version",
+]  # fmt: skip
 SEAT_CHANGES = ["to_act", "waiting_since"]
 
 
@@ -71,16 +73,15 @@ class Changed:
 class LockedTable:
     """A match row locked for update, with what one change needs to read and write."""
 
-    def __init__(self, match: Match, seats: list[Seat], hand: Hand | None) -> None:
+    def __init__(self, match: Match, seats: list[Seat]) -> None:
         self.match = match
         self.seats = seats
         self.state: engine.Match | None = (
             states.load(match.pk, match.snapshot) if match.snapshot else None
         )
-        self.hand = hand
         self._actions: list[Action] = []
         self._score_lines: list[ScoreLine] = []
-        self._hands_to_save: dict[int, Hand] = {}
+        self._finished_hands: list[int] = []  # the rows of the hands this change ended
         # The last trick of a hand this change closed, as (hand number, trick), if any.
         self._closed_trick: tuple[int, engine.TrickView] | None = None
         self._seats_before = {seat.pk: (seat.to_act, seat.waiting_since) for seat in self.seats}
@@ -90,11 +91,11 @@ class LockedTable:
 
     @classmethod
     def lock(cls, match_id: int) -> "LockedTable":
-        """Lock the match row for the rest of the transaction and load it, its seats and hand.
+        """Lock the match row for the rest of the transaction and load it and its seats.
 
-        The seats and the hand are read once the lock is held, so they are as the last
-        change to the match left them (on PostgreSQL a row joined to the locked one would be
-        read as it stood before the wait).
+        The seats are read once the lock is held, so they are as the last change to the match
+        left them (on PostgreSQL a row joined to the locked one would be read as it stood
+        before the wait). The snapshot holds the cards, and the match's row the hand in play.
         """
         match = Match.objects.select_for_update(of=("self",)).filter(pk=match_id).first()
         if match is None:
@@ -104,21 +105,13 @@ class LockedTable:
         )
         for seat in seats:
             seat.match = match  # the locked instance, not a second copy read on demand
-        # The snapshot holds the cards: the hand's row is needed for its log counter only.
-        hand = Hand.objects.filter(match=match, number=match.hand_no).defer("deal").first()
-        return cls(match, seats, hand)
+        return cls(match, seats)
 
     @property
     def game(self) -> engine.Match:
         """The engine state of a match that has started."""
         assert self.state is not None, "the match has not started"
         return self.state
-
-    @property
-    def current_hand(self) -> Hand:
-        """The hand in play of a match that has started."""
-        assert self.hand is not None, "no hand has been dealt"
-        return self.hand
 
     # ----- who is asking -----
 
@@ -170,10 +163,11 @@ class LockedTable:
         from, so it is no reason to refuse. Anything else since (a card played, a new hand)
         is. A repeat of this seat's own pass is recognised, however many passes came between.
         """
-        if seen > self.match.version or self.hand is None:
+        hand_id = self.match.current_hand_id
+        if seen > self.match.version or hand_id is None:
             raise StaleVersion(STALE_TABLE)
         repeated = Action.objects.filter(
-            hand=self.hand,
+            hand_id=hand_id,
             version__gt=seen,
             seat=seat.position,
             kind=Action.Kind.PASS,
@@ -183,7 +177,7 @@ class LockedTable:
         if repeated:
             return True
         since = Action.objects.filter(match=self.match, version__gt=seen)
-        others_passes = Q(hand=self.hand, kind=Action.Kind.PASS) & ~Q(seat=seat.position)
+        others_passes = Q(hand_id=hand_id, kind=Action.Kind.PASS) & ~Q(seat=seat.position)
         if since.exclude(others_passes).exists():
             raise StaleVersion(STALE_TABLE)
         return False
@@ -192,7 +186,8 @@ class LockedTable:
 
     def apply(self, decision: dict, actor: str) -> None:
         """Apply one decision through the engine's checked door and log it."""
-        game, hand = self.game, self.current_hand
+        game, match = self.game, self.match
+        assert match.current_hand_id is not None, "no hand has been dealt"
         try:
             self.game.apply(decision)
         except engine.NotYourTurn as error:
@@ -206,9 +201,9 @@ class LockedTable:
         kind, value = decision_value(decision)
         self._actions.append(
             Action(
-                match_id=self.match.pk,
-                hand_id=hand.pk,
-                seq=hand.next_seq,
+                match_id=match.pk,
+                hand_id=match.current_hand_id,
+                seq=match.next_seq,
                 seat=decision["seat"],
                 kind=kind,
                 value=value,
@@ -216,8 +211,7 @@ class LockedTable:
                 version=self._new_version,
             )
         )
-        hand.next_seq += 1
-        self._hands_to_save[hand.number] = hand
+        match.next_seq += 1
 
     def is_bot(self, position: int) -> bool:
         seat = self.seats[position]
@@ -284,7 +278,7 @@ class LockedTable:
             seed = hand_seed(self.match.seed, number)
             deal = engine.Deal.from_seed(self.game.rules, seed)
         self.game.start_hand(deal)
-        self.hand = Hand.objects.create(
+        self.match.current_hand = Hand.objects.create(
             match=self.match,
             number=number,
             pass_direction=self.game.pass_direction,
@@ -292,9 +286,9 @@ class LockedTable:
             seed=seed,
         )
         self.match.hand_no = number
+        self.match.next_seq = 0
 
     def _close_hand(self) -> None:
-        hand = self.current_hand
         row = self.game.sheet[-1]
         self._score_lines.extend(
             ScoreLine(
@@ -311,8 +305,8 @@ class LockedTable:
         )
         # Shown until the next hand completes a trick; handed on so it need not be read back.
         self._closed_trick = (self.game.hand_no, self.game.public_view().tricks[-1])
-        hand.finished_at = self._now
-        self._hands_to_save[hand.number] = hand
+        assert self.match.current_hand_id is not None, "no hand has been dealt"
+        self._finished_hands.append(self.match.current_hand_id)
 
     def _finish(self) -> None:
         totals = self.game.totals
@@ -337,8 +331,8 @@ class LockedTable:
         turns_changed = self._update_turns()
         Action.objects.bulk_create(self._actions)
         ScoreLine.objects.bulk_create(self._score_lines)
-        for hand in self._hands_to_save.values():
-            hand.save(update_fields=HAND_CHANGES)
+        if self._finished_hands:
+            Hand.objects.filter(pk__in=self._finished_hands).update(finished_at=self._now)
         Seat.objects.bulk_update(turns_changed, SEAT_CHANGES)
         match.save(update_fields=[*CHANGING_FIELDS, "updated_at"])
         if self.state is not None and match.snapshot is not None:

@@ -25,7 +25,6 @@ from games.access import may_view, viewable_match
 from games.forms import (
     JoinForm,
     MoonForm,
-    MoveForm,
     PassForm,
     PlayForm,
     SeatForm,
@@ -140,7 +139,7 @@ def _refused(
 def _act(
     request: HtmxHttpRequest,
     pk: int,
-    form: forms.Form | MoveForm,
+    form: forms.Form,
     action: Callable[[dict], services.Changed],
     *,
     selected: Iterable[str] = (),

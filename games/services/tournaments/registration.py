@@ -1,7 +1,5 @@
 """Registration: staff open and close it; players register and withdraw while it is open."""
 
-from django.db import transaction
-
 from games.models import (
     Entry,
     MatchStatus,
@@ -13,9 +11,10 @@ from games.services.errors import Conflict, NotFound
 from games.services.play import resign_seat
 from games.services.table import LockedTable
 from games.services.tournaments.common import lock
+from games.services.writes import write_transaction
 
 
-@transaction.atomic
+@write_transaction()
 def open_registration(tournament_id: int) -> Tournament:
     """Let players register on the site; a draft tournament becomes public."""
     tournament = lock(tournament_id)
@@ -32,7 +31,7 @@ def open_registration(tournament_id: int) -> Tournament:
     return tournament
 
 
-@transaction.atomic
+@write_transaction()
 def close_registration(tournament_id: int) -> Tournament:
     """Stop players registering or withdrawing on the site."""
     tournament = lock(tournament_id)
@@ -52,7 +51,7 @@ def _open_for_players(tournament_id: int) -> Tournament:
     return tournament
 
 
-@transaction.atomic
+@write_transaction()
 def register(user, tournament_id: int) -> Entry:
     """Enter the user in the tournament (again, if they had withdrawn)."""
     tournament = _open_for_players(tournament_id)
@@ -66,7 +65,7 @@ def register(user, tournament_id: int) -> Entry:
     return entry
 
 
-@transaction.atomic
+@write_transaction()
 def withdraw(user, tournament_id: int) -> Entry:
     """Withdraw the user's entry while registration is open."""
     tournament = _open_for_players(tournament_id)
@@ -100,7 +99,7 @@ def resign_entry_seats(entry: Entry) -> list[int]:
     return match_ids
 
 
-@transaction.atomic
+@write_transaction()
 def set_withdrawn(entry_id: int, withdrawn: bool) -> Entry:
     """Withdraw an entry (bots take its seats in play) or reinstate it, as staff decide."""
     entry = Entry.objects.select_related("tournament").get(pk=entry_id)

@@ -5,7 +5,6 @@ import secrets
 from collections import Counter
 from dataclasses import dataclass
 
-from django.db import transaction
 from django.utils import timezone
 
 from games.models import (
@@ -22,6 +21,7 @@ from games.services.errors import Conflict
 from games.services.lobby import MatchOptions, start_seated_match
 from games.services.tournaments.common import last_round, lock, standings_of
 from games.services.tournaments.notices import announce_seated
+from games.services.writes import write_transaction
 from games.tournaments.seating import SeatingError, pairs_at, repeat_meetings, seat_round
 
 
@@ -76,7 +76,7 @@ def _refuse_unless_ready_to_seat(tournament: Tournament) -> int:
     return number
 
 
-@transaction.atomic
+@write_transaction()
 def seat_next_round(tournament_id: int) -> Seating:
     """Split the active entrants into tables: at random in round one, Swiss after it."""
     tournament = lock(tournament_id)
@@ -108,7 +108,7 @@ def seat_next_round(tournament_id: int) -> Seating:
     return Seating(round_, sizes, repeat_meetings(tables, met))
 
 
-@transaction.atomic
+@write_transaction()
 def start_round(tournament_id: int, by) -> Round:
     """Create and start the seated round's matches, one per table, created by `by`."""
     tournament = lock(tournament_id)
@@ -139,7 +139,7 @@ def start_round(tournament_id: int, by) -> Round:
     return round_
 
 
-@transaction.atomic
+@write_transaction()
 def close_round(tournament_id: int) -> Round:
     """Record every table's final totals; refused while any table's match is unfinished."""
     tournament = lock(tournament_id)
@@ -165,7 +165,7 @@ def close_round(tournament_id: int) -> Round:
     return round_
 
 
-@transaction.atomic
+@write_transaction()
 def finish_tournament(tournament_id: int) -> Tournament:
     """End the tournament once its last round is closed."""
     tournament = lock(tournament_id)
