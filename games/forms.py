@@ -6,6 +6,7 @@ from django import forms
 
 from games import engine, services
 from games.models import MoonOption
+from games.services import clocks
 
 PLAYER_CHOICES = [(n, f"{n} players") for n in range(3, 8)]
 
@@ -49,6 +50,29 @@ class CreateMatchForm(forms.Form):
     auto_finish = forms.BooleanField(
         label="Play out a hand once no points are left", required=False, initial=True
     )
+    decision_seconds = forms.TypedChoiceField(
+        label="Time for each decision",
+        choices=[("", "Untimed"), *clocks.DECISION_PRESETS],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        initial=str(86400),
+        help_text=(
+            "When it runs out, a bot makes that one decision; after two in a row, a bot takes "
+            "the seat for the rest of the match."
+        ),
+        error_messages={"invalid_choice": "Choose one of the times offered, or untimed."},
+    )
+    bank = forms.TypedChoiceField(
+        label="Bank of extra time for each player",
+        choices=clocks.BANK_PRESETS,
+        coerce=int,
+        empty_value=0,  # type: ignore[arg-type]  # any value may stand for "no choice"
+        required=False,
+        initial=1,
+        help_text="Spent when a decision takes longer; a quarter of any unused time flows back.",
+        error_messages={"invalid_choice": "Choose one of the banks offered."},
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -68,6 +92,8 @@ class CreateMatchForm(forms.Form):
             bots=data["bots"],
             private=data["private"],
             auto_finish=data["auto_finish"],
+            decision_seconds=data["decision_seconds"],
+            bank_seconds=(data["decision_seconds"] or 0) * data["bank"],
         )
 
 

@@ -246,6 +246,10 @@ SEEN_WRITE_SECONDS = int(os.environ.get("SEEN_WRITE_SECONDS", "60"))
 # --- Matches ---------------------------------------------------------------------------------
 # Open matches (not yet started) a player may hold at once, created or joined.
 MAX_OPEN_MATCHES_PER_PLAYER = int(os.environ.get("MAX_OPEN_MATCHES_PER_PLAYER", "10"))
+# Clocks (games/services/clocks.py): how often the worker sweeps for deadlines its queued
+# timeouts missed, and how many decisions one sweep times out at most.
+SWEEP_INTERVAL_SECONDS = int(os.environ.get("SWEEP_INTERVAL_SECONDS", "60"))
+SWEEP_BATCH = int(os.environ.get("SWEEP_BATCH", "500"))
 
 # --- Internationalisation --------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"

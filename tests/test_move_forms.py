@@ -6,6 +6,8 @@ from django.http import QueryDict
 from games.forms import MoonForm, PassForm, PlayForm, first_error
 
 STALE = "This page is out of date: reload it and try again."
+MOON = "Choose to subtract 26 from your score or add 26 to everyone else's."
+THREE = "Choose exactly three cards to pass, not 2."
 ACCEPTED = [
     (PlayForm, "version=12&card=QS", {"version": 12, "card": "QS"}),
     (PlayForm, "version=12&card=qs", {"version": 12, "card": "QS"}),
@@ -26,12 +28,12 @@ REFUSED = [
     (PlayForm, "version=3&card=Q%00", "That is not a card."),
     (PlayForm, "version=3&card=QSQS", "That is not a card."),
     (PassForm, "version=1&cards=2C&cards=3C&cards=ZZ", "That is not a card."),
-    (PassForm, "version=1&cards=2C&cards=3C", "Choose exactly three cards to pass, not 2."),
-    (PassForm, "version=1&cards=2C&cards=2C&cards=3C", "Choose exactly three cards to pass, not 2."),
+    (PassForm, "version=1&cards=2C&cards=3C", THREE),
+    (PassForm, "version=1&cards=2C&cards=2C&cards=3C", THREE),
     (PassForm, "version=1", "Choose three cards to pass."),
     (PassForm, "cards=2C&cards=3C&cards=4C", STALE),
-    (MoonForm, "version=1&option=both", "Choose to subtract 26 from your score or add 26 to everyone else's."),
-    (MoonForm, "version=1", "Choose to subtract 26 from your score or add 26 to everyone else's."),
+    (MoonForm, "version=1&option=both", MOON),
+    (MoonForm, "version=1", MOON),
 ]  # fmt: skip
 
 

@@ -8,11 +8,16 @@ move can be checked against the table they saw.
 import secrets
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 
 from games.engine import RuleSet
 from games.models.profiles import display_name_of
+
+MIN_DECISION_SECONDS = 60
+MAX_DECISION_SECONDS = 14 * 86400
+MAX_BANK_SECONDS = 30 * 86400
 
 
 def new_invite_code() -> str:
@@ -73,6 +78,28 @@ class Match(models.Model):
         "Hand", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     next_seq = models.PositiveIntegerField(default=0)
+    # The time control (games/services/clocks.py): seconds allowed for each decision, or None
+    # for an untimed match; each seat's bank of extra time, which unused time tops up; and
+    # how many timeouts in a row hand a seat to a bot for the rest of the match.
+    decision_seconds = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        validators=[
+            MinValueValidator(MIN_DECISION_SECONDS),
+            MaxValueValidator(MAX_DECISION_SECONDS),
+        ],
+        help_text="Seconds allowed for each decision (1 minute to 14 days); empty: untimed.",
+    )
+    bank_seconds = models.PositiveIntegerField(
+        default=0,
+        validators=[MaxValueValidator(MAX_BANK_SECONDS)],
+        help_text="Each seat's bank of extra time, in seconds, and the most it may hold.",
+    )
+    timeouts_to_leave = models.PositiveSmallIntegerField(
+        default=2,
+        validators=[MinValueValidator(1), MaxValueValidator(10)],
+        help_text="Timeouts in a row after which a bot plays the seat for the rest of the match.",
+    )
     # Where a hand's random deal comes from: the match seed and the hand number. Matches
     # with the same seed and table size get the same deals, hand for hand.
     seed = models.BigIntegerField(default=0)
@@ -122,6 +149,16 @@ class Match(models.Model):
     def is_over(self) -> bool:
         return self.status in (MatchStatus.FINISHED, MatchStatus.ABANDONED)
 
+    @property
+    def is_timed(self) -> bool:
+        return self.decision_seconds is not None
+
+    @property
+    def decision_due(self) -> str:
+        """Name what the players to act owe: "a pass", "a play" or "a moon choice"."""
+        phase = str((self.snapshot or {}).get("phase", ""))
+        return {"passing": "a pass", "moon": "a moon choice"}.get(phase, "a play")
+
 
 class Seat(models.Model):
     """A place at the table, held by a person or a bot."""
@@ -147,6 +184,13 @@ class Seat(models.Model):
     # Kept up to date by the services so "your turn" is one indexed query.
     to_act = models.BooleanField(default=False)
     waiting_since = models.DateTimeField(null=True, blank=True)
+    # In a timed match: when the decision this seat owes times out (its allowance and its
+    # bank), what is left of its bank, and its timeouts since it last decided itself.
+    deadline = models.DateTimeField(null=True, blank=True)
+    bank_left = models.PositiveIntegerField(default=0)
+    timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
+    # The seat passed to a bot because its player let the clock run out too often.
+    left_on_time = models.BooleanField(default=False)
     final_total = models.IntegerField(null=True, blank=True)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
 
@@ -160,7 +204,15 @@ class Seat(models.Model):
                 name="one_seat_per_user",
             ),
         ]
-        indexes = [models.Index(fields=["user", "to_act"], name="seat_user_to_act")]
+        indexes = [
+            models.Index(fields=["user", "to_act"], name="seat_user_to_act"),
+            # The sweep's "which deadlines have passed": only seats that owe a decision.
+            models.Index(
+                fields=["deadline"],
+                name="seat_deadline",
+                condition=models.Q(deadline__isnull=False),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} at seat {self.position} of match {self.match_id}"
@@ -188,6 +240,8 @@ class Seat(models.Model):
         if self.user is None:
             return "Empty seat"
         name = display_name_of(self.user)
+        if self.left_on_time:
+            return f"{name} (out of time, a bot plays)"
         return f"{name} (resigned, a bot plays)" if self.resigned else name
 
 
@@ -224,6 +278,7 @@ class Action(models.Model):
         PERSON = "person", "The player"
         BOT = "bot", "A bot"
         FORCED = "forced", "Forced card, played automatically"
+        TIMEOUT = "timeout", "A bot, when the player's time ran out"
         PLAYOUT = "playout", "Played out automatically"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")

@@ -55,6 +55,9 @@ def match_summary(seat: Seat) -> dict:
         "hand": match.hand_no,
         "opponents": others,
         "waiting_since": seat.waiting_since,
+        # In a timed match: when the decision times out, and what the decision is.
+        "deadline": seat.deadline,
+        "decision": match.decision_due,
     }
 
 

@@ -66,6 +66,7 @@ def match_context(
         "is_player": seat is not None,
         "is_creator": match.created_by_id == user.pk,
         "has_left": seat is None and any(s.is_held_by(user) for s in seats),
+        "left_on_time": seat is None and any(s.is_held_by(user) and s.left_on_time for s in seats),
         "view": view,
         "phase": view.phase if view else None,
         "trick": [Play(by_pos[p.seat], p.card) for p in view.trick] if view else [],

@@ -10,6 +10,7 @@ import dataclasses
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from games import engine
@@ -38,6 +39,9 @@ class Place:
     # stylesheet scales it to the screen (seats further out than the cards they play).
     cos: float
     sin: float
+    # When the decision the seat owes times out (timed matches), and its timeouts in a row.
+    deadline: datetime | None = None
+    timeouts_in_a_row: int = 0
 
     @property
     def spot(self) -> int:
@@ -125,6 +129,7 @@ def places(seats: Sequence[Seat], me: Seat | None, view: engine.PublicView | Non
     result = []
     for seat in seats:
         slot = (seat.position - anchor) % n
+        to_act = view is not None and seat.position in view.to_act
         # The viewer sits at the bottom; play goes to the left, so clockwise on screen.
         angle = math.pi / 2 + 2 * math.pi * slot / n
         cos, sin = math.cos(angle), math.sin(angle)
@@ -137,10 +142,13 @@ def places(seats: Sequence[Seat], me: Seat | None, view: engine.PublicView | Non
                 is_empty=seat.is_empty,
                 total=view.totals[seat.position] if view else 0,
                 cards_left=view.hand_counts[seat.position] if view else 0,
-                to_act=view is not None and seat.position in view.to_act,
+                to_act=to_act,
                 passed=view is not None and view.has_passed[seat.position],
                 played=played.get(seat.position),
                 rank=seat.rank,
+                # Only beside a turn the viewer may know of (a sealed view names none).
+                deadline=seat.deadline if to_act else None,
+                timeouts_in_a_row=seat.timeouts_in_a_row,
                 cos=round(cos, 4) + 0.0,  # + 0.0 turns -0.0 into 0.0
                 sin=round(sin, 4) + 0.0,
             )

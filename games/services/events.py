@@ -3,6 +3,8 @@
 Neither carries a card: only ids, versions, names and links.
 """
 
+from datetime import datetime
+
 from django.db import transaction
 from django.dispatch import Signal
 
@@ -29,6 +31,18 @@ def announce_after_commit(
             status=status,
             became_to_act_user_ids=became,
         )
+    )
+
+
+# Sent with: match_id (int) and deadlines (list of (seat position, aware datetime)): the
+# decisions this change started a clock on.
+deadlines_set = Signal()
+
+
+def announce_deadlines_after_commit(match_id: int, deadlines: list[tuple[int, datetime]]) -> None:
+    """Send `deadlines_set` once the surrounding transaction commits."""
+    transaction.on_commit(
+        lambda: deadlines_set.send(sender=None, match_id=match_id, deadlines=deadlines)
     )
 
 

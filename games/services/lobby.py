@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from games import engine
 from games.models import Match, MatchStatus, Seat
 from games.names import BOT_NAMES
+from games.services import clocks
 from games.services.errors import BadInput, Conflict, NotAllowed, TooManyOpen
 from games.services.table import Changed, LockedTable
 from games.services.writes import write_transaction
@@ -26,6 +27,8 @@ class MatchOptions:
     bots: int = 0
     private: bool = False
     auto_finish: bool = True
+    decision_seconds: int | None = None  # None: untimed (see services/clocks.py)
+    bank_seconds: int = 0
 
 
 def _check_open_matches(user) -> None:
@@ -54,6 +57,7 @@ def create_match(user, options: MatchOptions) -> Match:
         raise BadInput(error.message, error.rule) from None
     if not 0 <= options.bots < options.players:
         raise BadInput(f"Choose between 0 and {options.players - 1} bots.")
+    clocks.check_time_control(options.decision_seconds, options.bank_seconds)
     with write_transaction():
         if options.bots < options.players - 1:  # against bots alone, it starts at once
             _check_open_matches(user)
@@ -63,6 +67,8 @@ def create_match(user, options: MatchOptions) -> Match:
             is_private=options.private,
             auto_finish=options.auto_finish,
             seed=secrets.randbits(62),
+            decision_seconds=options.decision_seconds,
+            bank_seconds=options.bank_seconds,
         )
         first_bot = options.players - options.bots
         Seat.objects.bulk_create(

@@ -16,7 +16,7 @@ from django.utils import timezone
 from games import engine
 from games.models import Action, Hand, Match, MatchStatus, ScoreLine, Seat
 from games.models.profiles import wants_forced_play
-from games.services import states
+from games.services import clocks, states
 from games.services.errors import (
     Conflict,
     NotAllowed,
@@ -24,15 +24,20 @@ from games.services.errors import (
     StaleVersion,
     from_engine,
 )
-from games.services.events import announce_after_commit
+from games.services.events import announce_after_commit, announce_deadlines_after_commit
 
 BOT = engine.BaselineBot()
+# The bot that decides for a person whose time ran out: the strongest the site has.
+TIMEOUT_BOT = BOT
 # The match columns a change may touch; the rest (rules, options, deals) are set at creation.
 CHANGING_FIELDS = [
     "status", "started_at", "finished_at", "hand_no", "current_hand", "next_seq", "snapshot",
     "version",
 ]  # fmt: skip
-SEAT_CHANGES = ["to_act", "waiting_since"]
+SEAT_CHANGES = [
+    "to_act", "waiting_since", "deadline", "bank_left", "timeouts_in_a_row", "resigned",
+    "left_on_time",
+]  # fmt: skip
 
 
 STALE_TABLE = "The table has changed since you last looked. Here it is as it stands now."
@@ -84,7 +89,8 @@ class LockedTable:
         self._finished_hands: list[int] = []  # the rows of the hands this change ended
         # The last trick of a hand this change closed, as (hand number, trick), if any.
         self._closed_trick: tuple[int, engine.TrickView] | None = None
-        self._seats_before = {seat.pk: (seat.to_act, seat.waiting_since) for seat in self.seats}
+        self._seats_before = {seat.pk: _turn_marks(seat) for seat in self.seats}
+        self._decided: set[int] = set()  # the seats that made a decision in this change
         self._before = (match.hand_no, match.status)
         self._new_version = match.version + 1
         self._now = timezone.now()
@@ -198,6 +204,9 @@ class LockedTable:
             raise from_engine(error) from None
         except engine.EngineError as error:
             raise from_engine(error) from None
+        if actor == Action.Actor.PERSON:
+            clocks.settle(self.seats[decision["seat"]], match, self._now)
+        self._decided.add(decision["seat"])
         kind, value = decision_value(decision)
         self._actions.append(
             Action(
@@ -222,6 +231,7 @@ class LockedTable:
         self.state = engine.Match.new(self.match.rule_set)
         self.match.status = MatchStatus.ACTIVE
         self.match.started_at = self._now
+        clocks.fill_banks(self.seats, self.match)
         self._start_next_hand()
         self.advance()
 
@@ -339,6 +349,13 @@ class LockedTable:
             # A copy taken now: whatever happens to this state later, the kept one is as saved.
             pk, snapshot, saved = match.pk, match.snapshot, self.state.copy()
             transaction.on_commit(lambda: states.keep(pk, snapshot, saved))
+        deadlines = [
+            (seat.position, seat.deadline)
+            for seat in turns_changed
+            if seat.deadline is not None and seat.deadline != self._seats_before[seat.pk][2]
+        ]
+        if deadlines:
+            announce_deadlines_after_commit(match.pk, deadlines)
         to_act = [s.user_id for s in self.seats if s.to_act and s.user_id]
         # A player still choosing a pass while others pass is not told again: only a new turn.
         became = [
@@ -361,7 +378,11 @@ class LockedTable:
         return Changed(self.match, self.state, tuple(self.seats), None, sheet_changed=True)
 
     def _update_turns(self) -> list[Seat]:
-        """Mark who must act now (and since when); return the seats whose marks changed."""
+        """Mark who must act now, since when and until when; return the seats whose marks changed.
+
+        A seat that decided in this change and must decide again (it won the trick and
+        leads) owes a new decision: its wait, and its clock, start again.
+        """
         waiting = set()
         if self.state is not None and self.match.status == MatchStatus.ACTIVE:
             waiting = {p for p in self.state.to_act() if not self.is_bot(p)}
@@ -369,10 +390,20 @@ class LockedTable:
         for seat in self.seats:
             to_act = seat.position in waiting
             seat.to_act = to_act
-            if to_act and seat.waiting_since is None:
+            if to_act and (seat.waiting_since is None or seat.position in self._decided):
                 seat.waiting_since = self._now
+                clocks.start(seat, self.match, self._now)
             elif not to_act:
                 seat.waiting_since = None
-            if (seat.to_act, seat.waiting_since) != self._seats_before.get(seat.pk):
+                seat.deadline = None
+            if _turn_marks(seat) != self._seats_before.get(seat.pk):
                 changed.append(seat)
         return changed
+
+
+def _turn_marks(seat: Seat) -> tuple:
+    """What `_update_turns` and a timeout may change on a seat, to tell which seats to write."""
+    return (
+        seat.to_act, seat.waiting_since, seat.deadline, seat.bank_left, seat.timeouts_in_a_row,
+        seat.resigned, seat.left_on_time,
+    )  # fmt: skip

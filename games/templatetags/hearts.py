@@ -11,7 +11,7 @@ from django import template
 from django.utils import timezone
 from django.utils.timesince import timesince
 
-from games import engine
+from games import clock, engine
 
 register = template.Library()
 
@@ -42,6 +42,44 @@ def waited(since: datetime | None) -> str:
     if now - since < timedelta(minutes=1):
         return "less than a minute"
     return timesince(since, now)
+
+
+def duration_words(seconds: float) -> str:
+    """Say a duration the way a clock is read at a glance: "2 days 3 h", "4 h 12 min", "9 min"."""
+    seconds = int(seconds)
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days} day{'s' if days != 1 else ''}" + (f" {hours} h" if hours else "")
+    if hours:
+        return f"{hours} h" + (f" {minutes} min" if minutes else "")
+    if minutes:
+        return f"{minutes} min" + (f" {secs} s" if secs and minutes < 10 else "")
+    return f"{secs} s"
+
+
+@register.filter
+def seconds_left(deadline: datetime | None) -> int:
+    """Return the whole seconds from now until the deadline (0 once it has passed)."""
+    if deadline is None:
+        return 0
+    return max(0, int((deadline - clock.now()).total_seconds()))
+
+
+@register.filter
+def time_left(deadline: datetime | None) -> str:
+    """Say how long is left until the deadline: "4 h 12 min left", or "time is up"."""
+    if deadline is None:
+        return ""
+    left = seconds_left(deadline)
+    return f"{duration_words(left)} left" if left else "time is up"
+
+
+@register.filter
+def duration(seconds: int | None) -> str:
+    """Say a number of seconds as a duration: 86400 is "1 day"."""
+    return duration_words(seconds or 0)
 
 
 @register.filter

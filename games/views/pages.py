@@ -2,7 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -42,7 +42,10 @@ def home(request: HttpRequest) -> HttpResponse:
     active = seats.filter(match__status=MatchStatus.ACTIVE, resigned=False)
     context = {
         "nav": "your-turn",
-        "waiting": active.filter(to_act=True).order_by("waiting_since", "match_id"),
+        # The nearest deadline first; untimed matches after them, the longest waiting first.
+        "waiting": active.filter(to_act=True).order_by(
+            F("deadline").asc(nulls_last=True), "waiting_since", "match_id"
+        ),
         "playing": active.filter(to_act=False).order_by("-match__updated_at"),
         "finished": seats.filter(match__status=MatchStatus.FINISHED).order_by(
             "-match__finished_at"

@@ -31,6 +31,30 @@
     if (form) { countPassChoices(form); }
   });
 
+  // Deadlines count down between the server's updates; the server wrote each one's seconds
+  // left, so this page's own clock is never compared with the server's.
+  function durationWords(seconds) {
+    var days = Math.floor(seconds / 86400), hours = Math.floor(seconds % 86400 / 3600);
+    var minutes = Math.floor(seconds % 3600 / 60), secs = Math.floor(seconds % 60);
+    if (days) { return days + (days === 1 ? " day" : " days") + (hours ? " " + hours + " h" : ""); }
+    if (hours) { return hours + " h" + (minutes ? " " + minutes + " min" : ""); }
+    if (minutes) { return minutes + " min" + (secs && minutes < 10 ? " " + secs + " s" : ""); }
+    return secs + " s";
+  }
+
+  function tickDeadlines() {
+    var now = Date.now();
+    document.querySelectorAll("time[data-seconds-left]").forEach(function (clock) {
+      if (!clock.dataset.shownAt) { clock.dataset.shownAt = String(now); }
+      var left = Number(clock.dataset.secondsLeft) - (now - Number(clock.dataset.shownAt)) / 1000;
+      var text = left > 0 ? durationWords(left) + " left" : "time is up";
+      if (clock.textContent !== text) { clock.textContent = text; }
+      clock.classList.toggle("is-up", left <= 0);
+    });
+  }
+  tickDeadlines();
+  setInterval(tickDeadlines, 1000);
+
   var handHadFocus = false;
   document.addEventListener("htmx:beforeSwap", function () {
     var hand = document.getElementById("hand");

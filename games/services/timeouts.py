@@ -1,0 +1,82 @@
+"""Timeouts: a bot makes the decision a seat let its clock run out on (see `clocks.py`).
+
+Deadlines are met by a task queued for each one (`games/deadlines.py`) and by a periodic sweep
+that catches any the worker missed while it was down; both call `time_out`, which checks that
+the deadline it was given is still the seat's, so running either twice changes nothing. A
+timeout goes through the same lock, table and save as a person's move.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+
+from games import clock
+from games.models import Action, MatchStatus, Seat
+from games.services.errors import Conflict, NotFound
+from games.services.table import TIMEOUT_BOT, Changed, LockedTable
+from games.services.writes import write_transaction
+
+ALREADY_DECIDED = "That decision has already been made: nothing timed out."
+
+
+def time_out(
+    match_id: int, position: int, deadline: datetime, now: datetime | None = None
+) -> Changed:
+    """Let a bot make the decision a seat let time run out on; refuse if it was made already.
+
+    `deadline` is the one the caller found (a queued task, the sweep): if the seat's deadline
+    has moved since, the player decided in time, or another caller timed it out first.
+    """
+    with write_transaction():
+        table = LockedTable.lock(match_id)
+        seats = [s for s in table.seats if s.position == position]
+        if not seats:
+            raise NotFound("There is no such seat.")
+        seat = seats[0]
+        now = now or clock.now()
+        if (
+            table.match.status != MatchStatus.ACTIVE
+            or not seat.to_act
+            or seat.deadline != deadline
+            or deadline > now
+        ):
+            raise Conflict(ALREADY_DECIDED)
+        state = table.game
+        table.apply(TIMEOUT_BOT.choose(state.view(position)), Action.Actor.TIMEOUT)
+        seat.timeouts_in_a_row += 1
+        seat.bank_left = 0  # the allowance and the whole bank are spent
+        if seat.timeouts_in_a_row >= table.match.timeouts_to_leave:
+            # Too many in a row: a bot keeps the seat, and the player is shown as gone.
+            seat.resigned = True
+            seat.left_on_time = True
+        table.advance()
+        return table.save()
+
+
+def due(now: datetime, limit: int) -> list[tuple[int, int, datetime]]:
+    """The (match, seat, deadline) of decisions whose deadline has passed, oldest first.
+
+    One range read on the partial index `seat_deadline`: only seats that owe a decision in a
+    timed match have a deadline at all.
+    """
+    rows = (
+        Seat.objects.filter(deadline__lte=now)
+        .order_by("deadline")
+        .values_list("match_id", "position", "deadline")[:limit]
+    )
+    return [(match_id, position, deadline) for match_id, position, deadline in rows if deadline]
+
+
+def sweep(now: datetime | None = None, limit: int | None = None) -> int:
+    """Time out every decision whose deadline has passed; return how many were timed out."""
+    now = now or clock.now()
+    done = 0
+    for match_id, position, deadline in due(now, limit or settings.SWEEP_BATCH):
+        try:
+            time_out(match_id, position, deadline, now)
+            done += 1
+        except (Conflict, NotFound):
+            pass  # decided meanwhile, or timed out by its own task: nothing to do
+    return done
