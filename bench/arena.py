@@ -7,7 +7,8 @@ points per hand minus A's (positive: A took fewer points), and the interval is o
 
 Run from the repository root, e.g.
 `python bench/arena.py --a strong --b baseline --deals 500 --players 4 --jobs 2`.
-Bots: random, baseline, normal, strong, and ismcts (OpenSpiel's IS-MCTS, when installed).
+Bots: random, baseline, normal, strong, ismcts (OpenSpiel's IS-MCTS, when installed), and
+search variants for measuring, "search:PLAYOUTS[:noinfer][:nomoon][:nopass][:noise=X]".
 """
 
 from __future__ import annotations
@@ -28,11 +29,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine import Deal, Match, RandomBot, RuleSet  # noqa: E402
 from games.engine.bots import Bot  # noqa: E402
-from games.engine.search import bot_for_level  # noqa: E402
+from games.engine.search import SearchBot, bot_for_level  # noqa: E402
 from games.engine.state import MOON, PASSING, PLAYING  # noqa: E402
 from games.engine.views import SeatView  # noqa: E402
 
 NAMES = ("random", "baseline", "normal", "strong", "ismcts")
+OFF_FLAGS = {"noinfer": "infer", "nomoon": "plan_moon", "nopass": "plan_pass"}
 
 
 def make_bot(name: str, seed: int, players: int) -> Bot:
@@ -43,11 +45,27 @@ def make_bot(name: str, seed: int, players: int) -> Bot:
         return bot_for_level("easy", seed)
     if name in ("normal", "strong"):
         return bot_for_level(name, seed)
+    if name.startswith("search:"):
+        return search_variant(name, seed)
     if name == "ismcts":
         from bench.spiel_bot import IsmctsBot  # an optional extra: imported only when asked for
 
         return IsmctsBot(seed, players)
     raise SystemExit(f"unknown bot {name!r}: choose from {', '.join(NAMES)}")
+
+
+def search_variant(name: str, seed: int) -> Bot:
+    """Return a search bot from "search:PLAYOUTS[:noinfer][:nomoon][:nopass][:noise=X]"."""
+    _, playouts, *flags = name.split(":")
+    options: dict[str, Any] = {}
+    for flag in flags:
+        if flag.startswith("noise="):
+            options["noise"] = float(flag[6:])
+        elif flag in OFF_FLAGS:
+            options[OFF_FLAGS[flag]] = False
+        else:
+            raise SystemExit(f"unknown search option {flag!r}")
+    return SearchBot(seed=seed, playouts=int(playouts), **options)
 
 
 class Timed:
@@ -136,7 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--single", action="store_true", help="A alone among B players")
     args = parser.parse_args(argv)
     for name in (args.a, args.b):
-        if name not in NAMES:
+        if name not in NAMES and not name.startswith("search:"):
             parser.error(f"unknown bot {name!r}: choose from {', '.join(NAMES)}")
     seeds = random.Random(args.seed).sample(range(1, 1 << 30), args.deals)
     tasks = [(args.a, args.b, args.players, s, args.single) for s in seeds]

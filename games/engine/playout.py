@@ -111,12 +111,18 @@ def find_shooter(m: Match) -> int:
     return holder if count >= SHOOTER_POINTS else -1
 
 
-def play_out(m: Match, random_: Callable[[], float], shoot: int = -1, steady: int = -1) -> None:
+def play_out(
+    m: Match,
+    random_: Callable[[], float],
+    shoot: int = -1,
+    steady: int = -1,
+    noise: float = NOISE,
+) -> None:
     """Finish the current hand's tricks with the playout policy (the match stays in its phase).
 
     `shoot` is a seat that plays to take every trick from the start (the others only see it,
     and defend, once it holds enough points); `steady` a seat that never plays at random (the
-    searching seat follows its own policy without noise).
+    searching seat follows its own policy without noise); `noise` the share of random plays.
     """
     legal_mask, play = m.legal_mask, m.play_fast
     hunted = find_shooter(m)
@@ -124,7 +130,7 @@ def play_out(m: Match, random_: Callable[[], float], shoot: int = -1, steady: in
         legal = legal_mask()
         if legal & (legal - 1):
             seat = m.turn
-            if seat != steady and random_() < NOISE:
+            if seat != steady and random_() < noise:
                 for _ in range(int(random_() * legal.bit_count())):
                     legal &= legal - 1
                 card = (legal & -legal).bit_length() - 1

@@ -18,7 +18,7 @@ from .bots import BaselineBot, Bot, moon_choice
 from .cards import CARDS, POINTS_MASK, indices_of
 from .errors import WrongPhase
 from .passing import choose_pass
-from .playout import hand_scores, play_out
+from .playout import NOISE, hand_scores, play_out
 from .record import moon_decision, pass_decision, play_decision
 from .rules import RuleSet
 from .sampling import Knowledge, knowledge, sample_hands
@@ -103,6 +103,9 @@ class SearchBot:
 
     `playouts` bounds the playouts per decision (at least one per legal card); `time_limit`,
     when set, stops sampling new deals after that many seconds (at the cost of determinism).
+    The other options turn parts off, to measure what each is worth: `infer` (reading the
+    Q♠ from play), `plan_moon` (searching a shot too), `plan_pass` (else the baseline's pass),
+    `noise` (the share of random plays by the other seats in playouts).
     """
 
     def __init__(
@@ -112,17 +115,23 @@ class SearchBot:
         time_limit: float | None = None,
         infer: bool = True,
         plan_moon: bool = True,
+        plan_pass: bool = True,
+        noise: float = NOISE,
     ) -> None:
         self.seed = seed
         self.playouts = playouts
         self.time_limit = time_limit
         self.infer = infer
         self.plan_moon = plan_moon
+        self.plan_pass = plan_pass
+        self.noise = noise
         self.last_playouts = 0  # playouts run by the latest decision
 
     def choose(self, view: SeatView) -> dict[str, Any]:
         """Return this bot's decision for its seat's view."""
         if view.phase == PASSING and view.passed is None:
+            if not self.plan_pass:
+                return BaselineBot().choose(view)
             mask = choose_pass(view.hand_mask, view.rules.hand_size)
             return pass_decision(view.seat, [CARDS[i] for i in indices_of(mask)])
         if view.phase == MOON and view.shooter == view.seat:
@@ -169,7 +178,7 @@ class SearchBot:
                     m = template.copy()
                     m.play_fast(card)
                     playout_rng.seed(playout_seed)
-                    play_out(m, playout_rng.random, shoot=plan, steady=me)
+                    play_out(m, playout_rng.random, plan, me, self.noise)
                     scores = hand_scores(rules, hand_no, totals, m.taken)
                     sums[pi][ci] += utility(rules, hand_no, totals, me, scores)
                     self.last_playouts += 1
