@@ -8,7 +8,7 @@ points per hand minus A's (positive: A took fewer points), and the interval is o
 Run from the repository root, e.g.
 `python bench/arena.py --a strong --b baseline --deals 500 --players 4 --jobs 2`.
 Bots: random, baseline, normal, strong, ismcts (OpenSpiel's IS-MCTS, when installed), and
-search variants for measuring, "search:PLAYOUTS[:noinfer][:nomoon][:nopass][:noise=X]".
+search variants for measuring, "search:PLAYOUTS[:noinfer][:nopass][:moon][:noise=X]".
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from games.engine.state import MOON, PASSING, PLAYING  # noqa: E402
 from games.engine.views import SeatView  # noqa: E402
 
 NAMES = ("random", "baseline", "normal", "strong", "ismcts")
-OFF_FLAGS = {"noinfer": "infer", "nomoon": "plan_moon", "nopass": "plan_pass"}
+OFF_FLAGS = {"noinfer": "infer", "nopass": "plan_pass"}
 
 
 def make_bot(name: str, seed: int, players: int) -> Bot:
@@ -55,12 +55,14 @@ def make_bot(name: str, seed: int, players: int) -> Bot:
 
 
 def search_variant(name: str, seed: int) -> Bot:
-    """Return a search bot from "search:PLAYOUTS[:noinfer][:nomoon][:nopass][:noise=X]"."""
+    """Return a search bot from "search:PLAYOUTS[:noinfer][:nopass][:moon][:noise=X]"."""
     _, playouts, *flags = name.split(":")
     options: dict[str, Any] = {}
     for flag in flags:
         if flag.startswith("noise="):
             options["noise"] = float(flag[6:])
+        elif flag == "moon":
+            options["plan_moon"] = True
         elif flag in OFF_FLAGS:
             options[OFF_FLAGS[flag]] = False
         else:

@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from .bots import BaselineBot, Bot, moon_choice
-from .cards import CARDS, POINTS_MASK, indices_of
+from .cards import CARDS, POINTS_MASK, QS_INDEX, indices_of
 from .errors import WrongPhase
 from .passing import choose_pass
 from .playout import NOISE, hand_scores, play_out
@@ -98,6 +98,29 @@ def moon_alive(k: Knowledge) -> bool:
     return bool(mine) or high * 5 >= len(hand) * 2
 
 
+def distinct_plays(legal: int, live: int) -> list[int]:
+    """Return one card for each set of legal cards that would play alike.
+
+    Two cards of a suit with no live card between them (none unseen, none on the table) win
+    and lose the same tricks, so only the lowest is searched; the Q♠ is never merged, as its
+    points set it apart.
+    """
+    out: list[int] = []
+    previous = -2
+    for card in indices_of(legal):
+        if (
+            out
+            and previous // 13 == card // 13
+            and not live & ((1 << card) - (2 << previous))
+            and QS_INDEX not in (card, previous)
+        ):
+            previous = card
+            continue
+        out.append(card)
+        previous = card
+    return out
+
+
 class SearchBot:
     """A player that searches sampled deals; deterministic for its seed and the view.
 
@@ -114,7 +137,7 @@ class SearchBot:
         playouts: int = 600,
         time_limit: float | None = None,
         infer: bool = True,
-        plan_moon: bool = True,
+        plan_moon: bool = False,
         plan_pass: bool = True,
         noise: float = NOISE,
     ) -> None:
@@ -152,7 +175,10 @@ class SearchBot:
             trick_mask |= 1 << p.card.index
         if not (k.unseen | k.hand | trick_mask) & POINTS_MASK:
             return (legal & -legal).bit_length() - 1  # no points left: nothing to win or lose
-        return self._search(view, k, indices_of(legal))
+        candidates = distinct_plays(legal, k.unseen | trick_mask)
+        if len(candidates) == 1:
+            return candidates[0]
+        return self._search(view, k, candidates)
 
     def _search(self, view: SeatView, k: Knowledge, candidates: list[int]) -> int:
         me, rules, hand_no, totals = view.seat, view.rules, view.hand_no, view.totals

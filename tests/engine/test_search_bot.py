@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from games.engine import BaselineBot, Deal, Match, RandomBot, RuleSet, SearchBot, bot_for_level
 from games.engine.bots import play_hand, random_playout
-from games.engine.cards import SUIT_MASKS, indices_of
+from games.engine.cards import CARDS, SUIT_MASKS, indices_of, mask_of
 from games.engine.state import MOON, PASSING, PLAYING
 
 from .helpers import each_table, moon_deal
@@ -155,3 +155,43 @@ def test_random_playout_still_finishes_hands() -> None:
     match.start_hand(Deal.from_seed(rules, 3))
     random_playout(match, random.Random(3))
     assert match.phase not in (PASSING, PLAYING)
+
+
+def shooter_state() -> Match:
+    """Return trick 12 of a hand where seat 1 took every trick, 23 points, and leads the 5♥.
+
+    Seat 2 holds the 9♥ and 2♥: ducking with the 2♥ lets seat 1 take the last trick with the
+    A♠, seat 2's last heart on it, and shoot the moon; the 9♥ stops it for 2 points.
+    """
+    rules = RuleSet()
+    left = {1: ["5H", "AS"], 2: ["9H", "2H"], 3: ["2S", "3S"], 0: ["4S", "5S"]}
+    held = mask_of([c for cards in left.values() for c in cards])
+    pools = [sorted(indices_of(rules.deck_mask & ~held & SUIT_MASKS[s])) for s in range(4)]
+    tricks = []
+    # Spades first (the Q♠ breaks hearts), then clubs, diamonds, hearts; seat 1 leads the
+    # highest card left and wins; voids shown are in suits nobody holds any more.
+    for suit in (3, 3, 0, 0, 0, 1, 1, 1, 2, 2, 2):
+        cards = [pools[suit].pop()]
+        for _ in range(3):
+            cards.append((pools[suit] or pools[0] or pools[1]).pop(0))
+        tricks.append((1, tuple(cards), 1))
+    match = Match.new(rules)
+    match.hand_no = 4
+    match.phase = PLAYING
+    match.hands = [mask_of(left[s]) for s in range(4)]
+    match.tricks = tricks
+    for _, cards, _ in tricks:
+        match.taken[1] |= mask_of(CARDS[c] for c in cards)
+    match.broken, match.first = True, False
+    match.leader = match.turn = 1
+    match.play(1, "5H")
+    return match
+
+
+def test_stops_a_shooter() -> None:
+    match = shooter_state()
+    assert match.points_taken == (0, 23, 0, 0)
+    view = match.view(2)
+    assert BaselineBot().choose(view)["card"] == "2H"  # the baseline ducks and lets it happen
+    for seed in range(3):
+        assert SearchBot(seed=seed, playouts=60).choose(view)["card"] == "9H"
