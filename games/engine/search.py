@@ -11,7 +11,7 @@ when the hand can end the match, the placement it leaves (R4.5, R4.6).
 from __future__ import annotations
 
 import random
-import time
+from collections.abc import Callable
 from typing import Any
 
 from .bots import BaselineBot, Bot, moon_choice
@@ -124,8 +124,9 @@ def distinct_plays(legal: int, live: int) -> list[int]:
 class SearchBot:
     """A player that searches sampled deals; deterministic for its seed and the view.
 
-    `playouts` bounds the playouts per decision (at least one per legal card); `time_limit`,
-    when set, stops sampling new deals after that many seconds (at the cost of determinism).
+    `playouts` bounds the playouts per decision (at least one per legal card). The engine has
+    no clock: a caller wanting a time budget passes `stop`, asked before each new deal after
+    the first, which ends the search early when it returns True (at the cost of determinism).
     The other options turn parts off, to measure what each is worth: `infer` (reading the
     Q♠ from play), `plan_moon` (searching a shot too), `plan_pass` (else the baseline's pass),
     `noise` (the share of random plays by the other seats in playouts).
@@ -135,7 +136,7 @@ class SearchBot:
         self,
         seed: int = 0,
         playouts: int = 600,
-        time_limit: float | None = None,
+        stop: Callable[[], bool] | None = None,
         infer: bool = True,
         plan_moon: bool = False,
         plan_pass: bool = True,
@@ -143,7 +144,7 @@ class SearchBot:
     ) -> None:
         self.seed = seed
         self.playouts = playouts
-        self.time_limit = time_limit
+        self.stop = stop
         self.infer = infer
         self.plan_moon = plan_moon
         self.plan_pass = plan_pass
@@ -191,10 +192,9 @@ class SearchBot:
             plans = [-1]
             width = len(candidates)
         worlds = max(1, self.playouts // width)
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         sums = [[0.0] * len(candidates) for _ in plans]
         for world in range(worlds):
-            if deadline is not None and world and time.perf_counter() > deadline:
+            if self.stop is not None and world and self.stop():
                 break
             hands = sample_hands(k, rng, weighted=self.infer)
             template.hands = hands

@@ -195,3 +195,10 @@ def test_stops_a_shooter() -> None:
     assert BaselineBot().choose(view)["card"] == "2H"  # the baseline ducks and lets it happen
     for seed in range(3):
         assert SearchBot(seed=seed, playouts=60).choose(view)["card"] == "9H"
+
+
+def test_a_caller_can_stop_the_search_after_one_deal() -> None:
+    match = shooter_state()
+    bot = SearchBot(seed=1, playouts=500, stop=lambda: True)
+    bot.choose(match.view(2))
+    assert bot.last_playouts == 2  # one deal, each of the two distinct cards once
