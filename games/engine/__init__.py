@@ -19,6 +19,7 @@ from .errors import (
 )
 from .record import moon_decision, pass_decision, play_decision, replay
 from .rules import RuleSet
+from .search import LEVELS, SearchBot, bot_for_level
 from .state import FINISHED, HAND_OVER, MOON, PASSING, PHASES, PLAYING, Match, ScoreRow
 from .views import CardOption, HandRecord, PlayedCard, PublicView, SeatView, TrickView
 
@@ -26,6 +27,7 @@ __all__ = [
     "CARDS",
     "FINISHED",
     "HAND_OVER",
+    "LEVELS",
     "MOON",
     "PASSING",
     "PHASES",
@@ -52,9 +54,11 @@ __all__ = [
     "RandomBot",
     "RuleSet",
     "ScoreRow",
+    "SearchBot",
     "SeatView",
     "TrickView",
     "WrongPhase",
+    "bot_for_level",
     "cards_from_mask",
     "mask_of",
     "moon_choice",

@@ -27,7 +27,7 @@ def random_hands(players: int, hands: int, seed: int) -> None:
     for _ in range(hands):
         if match.phase != HAND_OVER:
             match = Match.new(rules)
-        match.start_hand(Deal.from_rng(rules, rng))
+        match.start_hand_fast(Deal.from_random(rules, rng))
         random_playout(match, rng)
 
 

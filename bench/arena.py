@@ -1,0 +1,203 @@
+"""Arena: two bots on the same deals with the seats swapped, and what separates them.
+
+Every deal is played twice: bot A in the even seats and B in the odd ones (A B A B at four
+players), then the other way round (B A B A), so each bot holds each seat's cards once. With
+`--single`, A sits alone among B players, once in every seat. The score of a deal is B's mean
+points per hand minus A's (positive: A took fewer points), and the interval is over the deals.
+
+Run from the repository root, e.g.
+`python bench/arena.py --a strong --b baseline --deals 500 --players 4 --jobs 2`.
+Bots: random, baseline, normal, strong, ismcts (OpenSpiel's IS-MCTS, when installed), and
+search variants for measuring, "search:PLAYOUTS[:noinfer][:nopass][:moon][:noise=X]".
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.engine import Deal, Match, RandomBot, RuleSet  # noqa: E402
+from games.engine.bots import Bot  # noqa: E402
+from games.engine.search import SearchBot, bot_for_level  # noqa: E402
+from games.engine.state import MOON, PASSING, PLAYING  # noqa: E402
+from games.engine.views import SeatView  # noqa: E402
+
+NAMES = ("random", "baseline", "normal", "strong", "ismcts")
+OFF_FLAGS = {"noinfer": "infer", "nopass": "plan_pass"}
+
+
+def make_bot(name: str, seed: int, players: int) -> Bot:
+    """Return a fresh bot by arena name."""
+    if name == "random":
+        return RandomBot(seed)
+    if name == "baseline":
+        return bot_for_level("easy", seed)
+    if name in ("normal", "strong"):
+        return bot_for_level(name, seed)
+    if name.startswith("search:"):
+        return search_variant(name, seed)
+    if name == "ismcts":
+        from bench.spiel_bot import IsmctsBot  # an optional extra: imported only when asked for
+
+        return IsmctsBot(seed, players)
+    raise SystemExit(f"unknown bot {name!r}: choose from {', '.join(NAMES)}")
+
+
+def search_variant(name: str, seed: int) -> Bot:
+    """Return a search bot from "search:PLAYOUTS[:noinfer][:nopass][:moon][:noise=X]"."""
+    _, playouts, *flags = name.split(":")
+    options: dict[str, Any] = {}
+    for flag in flags:
+        if flag.startswith("noise="):
+            options["noise"] = float(flag[6:])
+        elif flag == "moon":
+            options["plan_moon"] = True
+        elif flag in OFF_FLAGS:
+            options[OFF_FLAGS[flag]] = False
+        else:
+            raise SystemExit(f"unknown search option {flag!r}")
+    return SearchBot(seed=seed, playouts=int(playouts), **options)
+
+
+class Timed:
+    """A bot wrapper recording how long each decision takes."""
+
+    def __init__(self, bot: Bot, times: list[float]) -> None:
+        self.bot = bot
+        self.times = times
+
+    def choose(self, view: SeatView) -> dict[str, Any]:
+        start = time.perf_counter()
+        decision = self.bot.choose(view)
+        self.times.append(time.perf_counter() - start)
+        return decision
+
+
+@dataclass
+class DealResult:
+    """One deal's tables: the difference, moons made and suffered per side, decision times."""
+
+    diff: float = 0.0
+    seat_hands: list[int] = field(default_factory=lambda: [0, 0])
+    moons_made: list[int] = field(default_factory=lambda: [0, 0])
+    moons_suffered: list[int] = field(default_factory=lambda: [0, 0])
+    points: list[int] = field(default_factory=lambda: [0, 0])
+    times: list[list[float]] = field(default_factory=lambda: [[], []])
+
+
+def lineups(players: int, single: bool) -> list[list[int]]:
+    """Return the seatings of one deal: for each table, which side (0 = A, 1 = B) sits where."""
+    if single:
+        return [[0 if s == a else 1 for s in range(players)] for a in range(players)]
+    even = [s % 2 for s in range(players)]
+    return [even, [1 - side for side in even]]
+
+
+def play_deal(args: tuple[str, str, int, int, bool]) -> DealResult:
+    """Play one deal at every seating and return what separates the two sides."""
+    name_a, name_b, players, deal_seed, single = args
+    rules = RuleSet(players=players)
+    cycle = 4 if players == 4 else 2
+    hand_no = deal_seed % cycle + 1  # every pass direction in turn
+    deal = Deal.from_seed(rules, deal_seed)
+    result = DealResult()
+    sides_points: list[list[int]] = [[], []]
+    for lineup in lineups(players, single):
+        names = (name_a, name_b)
+        bots: list[Bot] = [
+            Timed(make_bot(names[side], deal_seed * 16 + seat, players), result.times[side])
+            for seat, side in enumerate(lineup)
+        ]
+        match = Match.new(rules)
+        match.hand_no = hand_no - 1
+        match.start_hand(deal)
+        while match.phase in (PASSING, PLAYING, MOON):
+            for seat in match.to_act():
+                match.apply(bots[seat].choose(match.view(seat)))
+        row = match.sheet[-1]
+        for seat, side in enumerate(lineup):
+            sides_points[side].append(row.scores[seat])
+            result.seat_hands[side] += 1
+            result.points[side] += row.scores[seat]
+            if row.moon == seat:
+                result.moons_made[side] += 1
+            elif row.moon is not None and lineup[row.moon] != side:
+                result.moons_suffered[side] += 1
+    result.diff = statistics.fmean(sides_points[1]) - statistics.fmean(sides_points[0])
+    return result
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Return the q-th quantile (0..1) of the values, nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the arena and print the comparison."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--a", default="strong", help=f"bot A: {', '.join(NAMES)}")
+    parser.add_argument("--b", default="baseline", help="bot B (the reference)")
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2, help="processes (one per core)")
+    parser.add_argument("--single", action="store_true", help="A alone among B players")
+    args = parser.parse_args(argv)
+    for name in (args.a, args.b):
+        if name not in NAMES and not name.startswith("search:"):
+            parser.error(f"unknown bot {name!r}: choose from {', '.join(NAMES)}")
+    seeds = random.Random(args.seed).sample(range(1, 1 << 30), args.deals)
+    tasks = [(args.a, args.b, args.players, s, args.single) for s in seeds]
+    start = time.perf_counter()
+    if args.jobs > 1:
+        with multiprocessing.Pool(args.jobs) as pool:
+            results = pool.map(play_deal, tasks, chunksize=1)
+    else:
+        results = [play_deal(t) for t in tasks]
+    elapsed = time.perf_counter() - start
+    report(args, results, elapsed)
+    return 0
+
+
+def report(args: argparse.Namespace, results: list[DealResult], elapsed: float) -> None:
+    """Print the difference with its 95% interval, moon rates and decision times."""
+    diffs = [r.diff for r in results]
+    mean = statistics.fmean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.nan
+    seating = "A alone among B" if args.single else "A and B alternating, swapped"
+    print(
+        f"{args.deals} deals x {len(lineups(args.players, args.single))} tables,"
+        f" {args.players} players ({seating}), seed {args.seed}, {elapsed:.0f} s"
+    )
+    print(
+        f"A={args.a} takes {mean:+.2f} points per hand fewer than B={args.b}"
+        f" (95% CI {mean - half:+.2f} .. {mean + half:+.2f})"
+    )
+    for side, name in enumerate((args.a, args.b)):
+        hands = sum(r.seat_hands[side] for r in results)
+        points = sum(r.points[side] for r in results)
+        made = sum(r.moons_made[side] for r in results)
+        suffered = sum(r.moons_suffered[side] for r in results)
+        times = [t for r in results for t in r.times[side]]
+        print(
+            f"  {'AB'[side]}={name:<8} {points / hands:6.2f} points/hand over {hands} seat-hands;"
+            f" moons made {100 * made / hands:.2f}%, suffered {100 * suffered / hands:.2f}%;"
+            f" decision p50 {1000 * percentile(times, 0.5):.1f} ms,"
+            f" p99 {1000 * percentile(times, 0.99):.1f} ms ({len(times)} decisions)"
+        )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,190 @@
+"""Fast playouts for search: a cheap heuristic player for every seat, through the trusting door.
+
+The policy is the baseline bot's (lead low, duck under the winner, shed danger when void) on
+bit masks, plus two modes that make moon shots visible to a search: a seat that holds every
+point taken so far keeps taking tricks, and the others then try to take a point trick from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .cards import HEARTS_MASK, POINTS_MASK, QS_INDEX, QS_MASK, SUIT_MASKS
+from .rules import RuleSet
+from .state import PLAYING, Match
+
+HIGH_SPADES = QS_MASK | QS_MASK << 1 | QS_MASK << 2  # Q♠ K♠ A♠
+NOT_QS = ~QS_MASK
+# A seat holding every point taken so far, and at least this many, is treated as shooting.
+SHOOTER_POINTS = 8
+# The share of opponents' plays made at random, so playouts do not all follow one script.
+NOISE = 0.1
+SUITS4 = tuple((s * 13, SUIT_MASKS[s]) for s in range(4))
+
+
+def _low_rank(mask: int) -> int:
+    """Return the lowest-ranked card of a non-empty set (ties: the lower suit)."""
+    best, best_rank = -1, 99
+    for base, suit in SUITS4:
+        cards = mask & suit
+        if cards:
+            low = (cards & -cards).bit_length() - 1
+            if low - base < best_rank:
+                best, best_rank = low, low - base
+    return best
+
+
+def _high_rank(mask: int) -> int:
+    """Return the highest-ranked card of a non-empty set (ties: the higher suit)."""
+    best, best_rank = -1, -1
+    for base, suit in SUITS4:
+        cards = mask & suit
+        if cards:
+            high = cards.bit_length() - 1
+            if high - base >= best_rank:
+                best, best_rank = high, high - base
+    return best
+
+
+def duck_card(m: Match, legal: int) -> int:
+    """Return the baseline's choice: lead low, duck under the winner, shed danger when void."""
+    trick = m.trick
+    if not trick:
+        return _low_rank(legal & ~HIGH_SPADES or legal)
+    lead = m.lead_mask
+    if legal & lead:
+        top = (m.trick_mask & lead).bit_length() - 1
+        under = legal & ((1 << top) - 1)
+        if under:
+            return under.bit_length() - 1
+        # We take it unless someone overtakes: spend the highest card, not the Q♠.
+        return (legal & NOT_QS or legal).bit_length() - 1
+    if legal & QS_MASK:
+        return QS_INDEX
+    high_spades = legal & HIGH_SPADES
+    if high_spades:
+        return high_spades.bit_length() - 1
+    hearts = legal & HEARTS_MASK
+    if hearts:
+        return hearts.bit_length() - 1
+    return _high_rank(legal)
+
+
+def shoot_card(m: Match, legal: int) -> int:
+    """Return a shooter's choice: take every trick, keep the points away from the others."""
+    if not m.trick:
+        return _high_rank(legal)
+    lead = m.lead_mask
+    if legal & lead:
+        return legal.bit_length() - 1
+    return _low_rank(legal & ~POINTS_MASK or legal)
+
+
+def defend_card(m: Match, legal: int) -> int:
+    """Return a defender's choice while another seat is shooting: take a point trick from it."""
+    trick = m.trick
+    if not trick:
+        return _high_rank(legal)
+    lead = m.lead_mask
+    if legal & lead:
+        top = (m.trick_mask & lead).bit_length() - 1
+        over = legal & ~((1 << top) - 1)
+        if over:
+            return over.bit_length() - 1
+        return legal.bit_length() - 1
+    # Void: give the shooter no points; a heart only helps if the trick is not theirs.
+    return _high_rank(legal & ~POINTS_MASK or legal)
+
+
+def find_shooter(m: Match) -> int:
+    """Return the seat holding every point taken so far if it is enough to be shooting, or -1."""
+    holder = -1
+    for seat, taken in enumerate(m.taken):
+        if taken & POINTS_MASK:
+            if holder >= 0:
+                return -1
+            holder = seat
+    if holder < 0:
+        return -1
+    points = m.taken[holder] & POINTS_MASK
+    count = (points & HEARTS_MASK).bit_count() + (13 if points & QS_MASK else 0)
+    return holder if count >= SHOOTER_POINTS else -1
+
+
+def play_out(
+    m: Match,
+    random_: Callable[[], float],
+    shoot: int = -1,
+    steady: int = -1,
+    noise: float = NOISE,
+) -> None:
+    """Finish the current hand's tricks with the playout policy (the match stays in its phase).
+
+    `shoot` is a seat that plays to take every trick from the start (the others only see it,
+    and defend, once it holds enough points); `steady` a seat that never plays at random (the
+    searching seat follows its own policy without noise); `noise` the share of random plays.
+    """
+    legal_mask, play = m.legal_mask, m.play_fast
+    hunted = find_shooter(m)
+    while m.phase == PLAYING:
+        legal = legal_mask()
+        if legal & (legal - 1):
+            seat = m.turn
+            if seat != steady and random_() < noise:
+                for _ in range(int(random_() * legal.bit_count())):
+                    legal &= legal - 1
+                card = (legal & -legal).bit_length() - 1
+            elif seat in (shoot, hunted):
+                card = shoot_card(m, legal)
+            elif hunted >= 0:
+                card = defend_card(m, legal)
+            else:
+                card = duck_card(m, legal)
+        else:
+            card = legal.bit_length() - 1
+        play(card)
+        if not m.trick:
+            hunted = find_shooter(m)
+
+
+def hand_points(taken: Sequence[int]) -> list[int]:
+    """Return the points each seat took (R4.2)."""
+    return [(t & HEARTS_MASK).bit_count() + (13 if t & QS_MASK else 0) for t in taken]
+
+
+def hand_scores(
+    rules: RuleSet, hand_no: int, totals: Sequence[int], taken: Sequence[int]
+) -> list[int]:
+    """Return each seat's score for a hand with the moon rule applied (R4.3, R4.6)."""
+    n = len(taken)
+    for seat, t in enumerate(taken):
+        if t & POINTS_MASK == POINTS_MASK:
+            option = rules.moon
+            if option == "ask":
+                option = moon_option(rules, hand_no, totals, seat)
+            if option == "subtract":
+                return [-26 if s == seat else 0 for s in range(n)]
+            return [0 if s == seat else 26 for s in range(n)]
+    return hand_points(taken)
+
+
+def moon_option(rules: RuleSet, hand_no: int, totals: Sequence[int], me: int) -> str:
+    """Return the option leaving the shooter best placed, winning outright if it can (R4.6)."""
+    best_key: tuple[bool, bool, bool, int] | None = None
+    best = "subtract"
+    for option in ("subtract", "add"):
+        after = [
+            t + (-26 if s == me else 0) if option == "subtract" else t + (0 if s == me else 26)
+            for s, t in enumerate(totals)
+        ]
+        ended = rules.is_over(hand_no, after)
+        others = min(t for s, t in enumerate(after) if s != me)
+        key = (
+            ended and after[me] < others,
+            ended and after[me] <= others,
+            not (ended and after[me] > others),
+            others - after[me],
+        )
+        if best_key is None or key > best_key:
+            best_key, best = key, option
+    return best

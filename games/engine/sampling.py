@@ -1,0 +1,211 @@
+"""What one seat knows about the cards it cannot see, and deals of them consistent with it.
+
+A search bot may read only its `SeatView` (R6.3). From it this module derives the facts that
+bind the hidden hands (cards played, suits a seat has shown it lacks, the cards this seat passed)
+and draws complete deals of the unseen cards that agree with every one of them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .cards import BITS, HEARTS_MASK, POINTS_MASK, QS_INDEX, QS_MASK, SUIT_MASKS, indices_of
+from .views import PlayedCard, SeatView
+
+AS_KS_MASK = QS_MASK << 1 | QS_MASK << 2
+# How much likelier a seat that showed no Q♠ when it could safely drop it is to lack it: a seat
+# void in the suit led discards the Q♠ if it has it, and a seat following a spade trick already
+# won by the A♠ or K♠ drops its Q♠ under it. Kept mild: players do hold the Q♠ back at times.
+QS_DOUBT = 0.25
+SAMPLE_TRIES = 40  # random attempts before the exhaustive fallback
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """The facts a seat has about the hidden hands, as card sets; nothing it may not know."""
+
+    seat: int
+    players: int
+    hand: int  # the seat's own cards
+    played: int  # every card played this hand, complete tricks and the current one
+    unseen: int  # the cards in the other seats' hands
+    counts: tuple[int, ...]  # cards each seat holds now
+    excluded: tuple[int, ...]  # per seat, cards it cannot hold (suits it showed it lacks)
+    known: tuple[int, ...]  # per seat, cards known to be in its hand (this seat's pass)
+    taken: tuple[int, ...]  # cards each seat has taken in complete tricks
+    qs_weight: tuple[float, ...]  # relative likelihood that each seat holds the Q♠
+
+
+def knowledge(view: SeatView) -> Knowledge:
+    """Return what the view's seat knows about the hidden cards during play."""
+    n, me = view.players, view.seat
+    deck = view.rules.deck_mask
+    excluded = [0] * n
+    taken = [0] * n
+    qs_weight = [1.0] * n
+    played = 0
+    broken = False
+    tricks: list[tuple[tuple[PlayedCard, ...], int | None]] = [
+        (t.plays, t.winner) for t in view.tricks
+    ]
+    tricks.append((view.trick, None))
+    for number, (plays, winner) in enumerate(tricks):
+        if not plays:
+            continue
+        lead = plays[0].card.index
+        lead_mask = SUIT_MASKS[lead // 13]
+        if lead_mask == HEARTS_MASK and not broken:
+            # R3.5/R3.7: hearts led before they were broken, so the leader held only hearts.
+            excluded[plays[0].seat] |= deck & ~HEARTS_MASK
+        trick_mask = 1 << lead
+        top = lead
+        for play in plays[1:]:
+            card = play.card.index
+            bit = 1 << card
+            qs_out = not (played | trick_mask) & QS_MASK
+            if not bit & lead_mask:
+                excluded[play.seat] |= lead_mask  # R3.2: failing to follow shows a void
+                if qs_out and number > 0 and card != QS_INDEX:
+                    qs_weight[play.seat] *= QS_DOUBT
+            elif (
+                lead_mask == SUIT_MASKS[3]
+                and qs_out
+                and BITS[top] & AS_KS_MASK
+                and card != QS_INDEX
+            ):
+                qs_weight[play.seat] *= QS_DOUBT
+            trick_mask |= bit
+            if bit & lead_mask and card > top:
+                top = card
+        if winner is not None:
+            taken[winner] |= trick_mask
+        if trick_mask & POINTS_MASK:
+            broken = True
+        played |= trick_mask
+    known = [0] * n
+    if view.passed is not None and view.received is not None and view.pass_to is not None:
+        passed = 0
+        for passed_card in view.passed:
+            passed |= 1 << passed_card.index
+        known[view.pass_to] = passed & ~played
+    hand = view.hand_mask
+    known[me] = hand
+    excluded[me] = 0
+    qs_weight[me] = 0.0
+    return Knowledge(
+        seat=me,
+        players=n,
+        hand=hand,
+        played=played,
+        unseen=deck & ~hand & ~played,
+        counts=view.hand_counts,
+        excluded=tuple(excluded),
+        known=tuple(known),
+        taken=tuple(taken),
+        qs_weight=tuple(qs_weight),
+    )
+
+
+def sample_hands(k: Knowledge, rng: random.Random, weighted: bool = True) -> list[int]:
+    """Return every seat's hand: the seat's own, and the unseen cards dealt consistently.
+
+    Cards go out most constrained suit first, each to a seat drawn in proportion to the room
+    left in its hand, so the deals are close to uniform over the consistent ones; the Q♠ goes
+    first, leaning away from seats whose play suggests they lack it (when `weighted`).
+    """
+    for _ in range(SAMPLE_TRIES):
+        hands = _try_sample(k, rng, weighted)
+        if hands is not None:
+            return hands
+    return _exhaustive_sample(k, rng)
+
+
+def _try_sample(k: Knowledge, rng: random.Random, weighted: bool) -> list[int] | None:
+    n = k.players
+    hands = list(k.known)
+    need = [k.counts[s] - hands[s].bit_count() for s in range(n)]
+    free = k.unseen
+    for mask in k.known:
+        free &= ~mask
+    random_ = rng.random
+    if free & QS_MASK:
+        free ^= QS_MASK
+        weights = [
+            need[s] * (k.qs_weight[s] if weighted else 1.0) if not k.excluded[s] & QS_MASK else 0
+            for s in range(n)
+        ]
+        if sum(weights) <= 0:
+            weights = [need[s] if not k.excluded[s] & QS_MASK else 0 for s in range(n)]
+        seat = _draw(weights, random_)
+        if seat < 0:
+            return None
+        hands[seat] |= QS_MASK
+        need[seat] -= 1
+    # Suits that fewer seats may hold go first, so they are not crowded out.
+    order = sorted(
+        range(4), key=lambda s: sum(1 for t in range(n) if not k.excluded[t] & SUIT_MASKS[s])
+    )
+    for suit in order:
+        cards = indices_of(free & SUIT_MASKS[suit])
+        if not cards:
+            continue
+        bit = SUIT_MASKS[suit]
+        eligible = [t for t in range(n) if need[t] and not k.excluded[t] & bit]
+        for card in cards:
+            weights = [need[t] for t in eligible]
+            pick = _draw(weights, random_)
+            if pick < 0:
+                return None
+            seat = eligible[pick]
+            hands[seat] |= 1 << card
+            need[seat] -= 1
+            if not need[seat]:
+                eligible.remove(seat)
+    return hands
+
+
+def _draw(weights: list[float] | list[int], random_: Callable[[], float]) -> int:
+    """Return an index drawn in proportion to its weight, or -1 when every weight is zero."""
+    total = sum(weights)
+    if total <= 0:
+        return -1
+    x = random_() * total
+    for i, w in enumerate(weights):
+        x -= w
+        if x < 0 and w > 0:
+            return i
+    return max(i for i, w in enumerate(weights) if w > 0)
+
+
+def _exhaustive_sample(k: Knowledge, rng: random.Random) -> list[int]:
+    """Return a consistent deal by depth-first search, for the rare tight corner."""
+    n = k.players
+    hands = list(k.known)
+    need = [k.counts[s] - hands[s].bit_count() for s in range(n)]
+    free = k.unseen
+    for mask in k.known:
+        free &= ~mask
+    cards = indices_of(free)
+    # Cards that fewer seats may hold first.
+    cards.sort(key=lambda c: sum(1 for t in range(n) if not k.excluded[t] >> c & 1))
+
+    def place(i: int) -> bool:
+        if i == len(cards):
+            return True
+        card = cards[i]
+        seats = [t for t in range(n) if need[t] and not k.excluded[t] >> card & 1]
+        rng.shuffle(seats)
+        for seat in seats:
+            hands[seat] |= 1 << card
+            need[seat] -= 1
+            if place(i + 1):
+                return True
+            hands[seat] ^= 1 << card
+            need[seat] += 1
+        return False
+
+    if not place(0):
+        raise ValueError("No deal of the hidden cards agrees with this view")
+    return hands

@@ -1,0 +1,231 @@
+"""The search bot: determinized Monte Carlo over deals consistent with what its seat knows.
+
+For each decision in play the bot draws deals of the hidden cards that agree with its view
+(sampling.py), plays every legal card in each of them, finishes the hand with the playout
+policy (playout.py) and keeps the card whose outcomes are best on average. Every candidate is
+tried in the same deals with the same playout randomness, so they are compared on equal terms.
+The outcome is judged as the match judges it: points against the other seats' average, and,
+when the hand can end the match, the placement it leaves (R4.5, R4.6).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from .bots import BaselineBot, Bot, moon_choice
+from .cards import CARDS, POINTS_MASK, QS_INDEX, indices_of
+from .errors import WrongPhase
+from .passing import choose_pass
+from .playout import NOISE, hand_scores, play_out
+from .record import moon_decision, pass_decision, play_decision
+from .rules import RuleSet
+from .sampling import Knowledge, knowledge, sample_hands
+from .state import MOON, PASSING, PLAYING, Match
+from .views import SeatView
+
+# How many points a better match placement is worth against points in this hand, when the
+# hand can end the match: finishing first rather than last outweighs nearly any hand.
+PLACE_WEIGHT = 40.0
+MASK64 = (1 << 64) - 1
+
+
+def mix(seed: int, items: list[int]) -> int:
+    """Return a 64-bit number from a seed and integers (stable across processes, unlike hash)."""
+    h = seed & MASK64
+    for x in items:
+        h = (h * 1_000_003 + x + 1) & MASK64
+        h ^= h >> 29
+    return h
+
+
+def view_seed(seed: int, view: SeatView) -> int:
+    """Return the random seed of one decision: from the bot's seed and what the seat sees only."""
+    items = [view.seat, view.hand_no, view.hand_mask & 0xFFFFFFFF, view.hand_mask >> 32]
+    for trick in view.tricks:
+        items.extend(p.card.index for p in trick.plays)
+    items.extend(p.card.index for p in view.trick)
+    return mix(seed, items)
+
+
+def utility(
+    rules: RuleSet, hand_no: int, totals: tuple[int, ...], me: int, scores: list[int]
+) -> float:
+    """Return how good a hand's scores are for seat `me` (higher is better)."""
+    n = len(scores)
+    mine = scores[me]
+    value = (sum(scores) - mine) / (n - 1) - mine
+    after = [t + s for t, s in zip(totals, scores, strict=True)]
+    if rules.is_over(hand_no, after):
+        mine = after[me]
+        beaten = sum(1.0 if t > mine else 0.5 if t == mine else 0.0 for t in after) - 0.5
+        value += PLACE_WEIGHT * beaten / (n - 1)
+    return value
+
+
+def world_template(view: SeatView, k: Knowledge) -> Match:
+    """Return a match in this view's position with empty hands, to copy for each sampled deal."""
+    m = Match(view.rules)
+    m.hand_no = view.hand_no
+    m.phase = PLAYING
+    m.turn = view.seat
+    m.leader = view.leader if view.leader is not None else view.seat
+    m.trick = [p.card.index for p in view.trick]
+    for card in m.trick:
+        m.trick_mask |= 1 << card
+    if m.trick:
+        m.lead_mask = 0x1FFF << (13 * (m.trick[0] // 13))
+    m.tricks = [
+        (t.leader, tuple(p.card.index for p in t.plays), t.winner or 0) for t in view.tricks
+    ]
+    m.taken = list(k.taken)
+    m.broken = view.hearts_broken
+    m.first = view.first_trick
+    m.totals = list(view.totals)
+    m.passes = [0] * m.n
+    return m
+
+
+def moon_alive(k: Knowledge) -> bool:
+    """Say whether this seat could still take every point: worth searching a shot too."""
+    for seat, taken in enumerate(k.taken):
+        if seat != k.seat and taken & POINTS_MASK:
+            return False
+    hand = indices_of(k.hand)
+    high = sum(1 for i in hand if i % 13 >= 10)  # queens, kings, aces
+    mine = k.taken[k.seat] & POINTS_MASK
+    return bool(mine) or high * 5 >= len(hand) * 2
+
+
+def distinct_plays(legal: int, live: int) -> list[int]:
+    """Return one card for each set of legal cards that would play alike.
+
+    Two cards of a suit with no live card between them (none unseen, none on the table) win
+    and lose the same tricks, so only the lowest is searched; the Q♠ is never merged, as its
+    points set it apart.
+    """
+    out: list[int] = []
+    previous = -2
+    for card in indices_of(legal):
+        if (
+            out
+            and previous // 13 == card // 13
+            and not live & ((1 << card) - (2 << previous))
+            and QS_INDEX not in (card, previous)
+        ):
+            previous = card
+            continue
+        out.append(card)
+        previous = card
+    return out
+
+
+class SearchBot:
+    """A player that searches sampled deals; deterministic for its seed and the view.
+
+    `playouts` bounds the playouts per decision (at least one per legal card). The engine has
+    no clock: a caller wanting a time budget passes `stop`, asked before each new deal after
+    the first, which ends the search early when it returns True (at the cost of determinism).
+    The other options turn parts off, to measure what each is worth: `infer` (reading the
+    Q♠ from play), `plan_moon` (searching a shot too), `plan_pass` (else the baseline's pass),
+    `noise` (the share of random plays by the other seats in playouts).
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        playouts: int = 600,
+        stop: Callable[[], bool] | None = None,
+        infer: bool = True,
+        plan_moon: bool = False,
+        plan_pass: bool = True,
+        noise: float = NOISE,
+    ) -> None:
+        self.seed = seed
+        self.playouts = playouts
+        self.stop = stop
+        self.infer = infer
+        self.plan_moon = plan_moon
+        self.plan_pass = plan_pass
+        self.noise = noise
+        self.last_playouts = 0  # playouts run by the latest decision
+
+    def choose(self, view: SeatView) -> dict[str, Any]:
+        """Return this bot's decision for its seat's view."""
+        if view.phase == PASSING and view.passed is None:
+            if not self.plan_pass:
+                return BaselineBot().choose(view)
+            mask = choose_pass(view.hand_mask, view.rules.hand_size)
+            return pass_decision(view.seat, [CARDS[i] for i in indices_of(mask)])
+        if view.phase == MOON and view.shooter == view.seat:
+            return moon_decision(view.seat, moon_choice(view))
+        if view.phase == PLAYING and view.my_turn:
+            return play_decision(view.seat, CARDS[self.choose_play(view)])
+        raise WrongPhase("There is nothing for this seat to decide now")
+
+    def choose_play(self, view: SeatView) -> int:
+        """Return the index of the card to play."""
+        self.last_playouts = 0
+        legal = view.legal_mask
+        if not legal & (legal - 1):
+            return legal.bit_length() - 1
+        k = knowledge(view)
+        trick_mask = 0
+        for p in view.trick:
+            trick_mask |= 1 << p.card.index
+        if not (k.unseen | k.hand | trick_mask) & POINTS_MASK:
+            return (legal & -legal).bit_length() - 1  # no points left: nothing to win or lose
+        candidates = distinct_plays(legal, k.unseen | trick_mask)
+        if len(candidates) == 1:
+            return candidates[0]
+        return self._search(view, k, candidates)
+
+    def _search(self, view: SeatView, k: Knowledge, candidates: list[int]) -> int:
+        me, rules, hand_no, totals = view.seat, view.rules, view.hand_no, view.totals
+        rng = random.Random(view_seed(self.seed, view))
+        playout_rng = random.Random()
+        template = world_template(view, k)
+        plans = [-1, me] if self.plan_moon and moon_alive(k) else [-1]
+        width = len(candidates) * len(plans)
+        if width > self.playouts and len(plans) > 1:
+            plans = [-1]
+            width = len(candidates)
+        worlds = max(1, self.playouts // width)
+        sums = [[0.0] * len(candidates) for _ in plans]
+        for world in range(worlds):
+            if self.stop is not None and world and self.stop():
+                break
+            hands = sample_hands(k, rng, weighted=self.infer)
+            template.hands = hands
+            playout_seed = rng.getrandbits(64)
+            for ci, card in enumerate(candidates):
+                for pi, plan in enumerate(plans):
+                    m = template.copy()
+                    m.play_fast(card)
+                    playout_rng.seed(playout_seed)
+                    play_out(m, playout_rng.random, plan, me, self.noise)
+                    scores = hand_scores(rules, hand_no, totals, m.taken)
+                    sums[pi][ci] += utility(rules, hand_no, totals, me, scores)
+                    self.last_playouts += 1
+        # The better plan for each card (ducking, or shooting the moon), then the best card;
+        # ties go to the lowest card.
+        best = max(
+            range(len(candidates)), key=lambda ci: (max(row[ci] for row in sums), -candidates[ci])
+        )
+        return candidates[best]
+
+
+LEVELS = ("easy", "normal", "strong")
+# Playouts per decision for each level, chosen so that the decision times meet their goals
+# on one core (bench/arena.py measures them).
+LEVEL_PLAYOUTS = {"normal": 120, "strong": 600}
+
+
+def bot_for_level(level: str, seed: int = 0) -> Bot:
+    """Return the bot for a level: "easy" (the baseline), "normal" or "strong"."""
+    if level == "easy":
+        return BaselineBot()
+    if level in LEVEL_PLAYOUTS:
+        return SearchBot(seed=seed, playouts=LEVEL_PLAYOUTS[level])
+    raise ValueError(f"Unknown bot level {level!r}: choose one of {', '.join(LEVELS)}")
