@@ -27,8 +27,9 @@ from games.services.errors import (
 from games.services.events import announce_after_commit, announce_deadlines_after_commit
 
 BOT = engine.BaselineBot()
-# The bot that decides for a person whose time ran out: the strongest the site has.
-TIMEOUT_BOT = BOT
+# The bot that decides for a person whose time ran out: the strongest the site has (a search
+# over sampled deals of what that seat may know, `games/engine/search.py`).
+TIMEOUT_BOT = engine.bot_for_level("strong")
 # The match columns a change may touch; the rest (rules, options, deals) are set at creation.
 CHANGING_FIELDS = [
     "status", "started_at", "finished_at", "hand_no", "current_hand", "next_seq", "snapshot",
