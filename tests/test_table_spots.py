@@ -15,7 +15,14 @@ RULE = re.compile(r'\[data-spot="(\d+)"\] \{ --cos: (-?[\d.]+); --sin: (-?[\d.]+
 
 def seat(position: int) -> SimpleNamespace:
     return SimpleNamespace(
-        position=position, name=f"Seat {position}", is_bot=True, is_empty=False, rank=None, pk=None
+        position=position,
+        name=f"Seat {position}",
+        is_bot=True,
+        is_empty=False,
+        rank=None,
+        pk=None,
+        deadline=None,
+        timeouts_in_a_row=0,
     )
 
 
