@@ -20,8 +20,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import cProfile
 import functools
 import os
+import pstats
 import resource
 import statistics
 import sys
@@ -118,7 +120,9 @@ def _thread_clock() -> tuple[int, float]:
     return resource.getrusage(resource.RUSAGE_THREAD).ru_nivcsw, time.thread_time()
 
 
-def play_matches(count: int, stages: Stages, pause: float = 0.0) -> list[int]:
+def play_matches(
+    count: int, stages: Stages, pause: float = 0.0, profiler: cProfile.Profile | None = None
+) -> list[int]:
     """Play `count` matches; return the number of queries of each played card.
 
     With `pause`, wait that many seconds before each played card, as a server waits between a
@@ -160,7 +164,11 @@ def play_matches(count: int, stages: Stages, pause: float = 0.0) -> list[int]:
                 stages.current.clear()  # only the request: not this loop's own reads
                 switched, cpu = _thread_clock()
                 with CaptureQueriesContext(connection) as captured:
+                    if profiler is not None and number:
+                        profiler.enable()
                     response = client.post(f"{base}play/", body, form, **htmx)
+                    if profiler is not None:
+                        profiler.disable()
                 switched_after, cpu_after = _thread_clock()
                 stages.current[CPU] += cpu_after - cpu
                 stages.current[PREEMPTED] += switched_after - switched
@@ -182,6 +190,13 @@ def main() -> int:
     parser.add_argument(
         "--pause", type=float, default=0.0, help="seconds to wait before each played card"
     )
+    parser.add_argument(
+        "--cprofile",
+        type=int,
+        default=0,
+        metavar="N",
+        help="profile the played cards and print the N functions with most time of their own",
+    )
     args = parser.parse_args()
     configure(args)
 
@@ -202,7 +217,8 @@ def main() -> int:
     instrument(stages)
     stages.track(CPU)
     stages.track(PREEMPTED, count=True)
-    queries = play_matches(args.matches, stages, args.pause)
+    profiler = cProfile.Profile() if args.cprofile else None
+    queries = play_matches(args.matches, stages, args.pause, profiler)
     cards = len(stages.samples["request (all of it)"])
     print(f"python {sys.version.split()[0]}, {os.environ['DATABASE_URL'].split(':')[0]}")
     print(f"{cards} played cards in {args.matches} matches; median ms per card")
@@ -214,6 +230,10 @@ def main() -> int:
             continue
         print(f"{label:40s} {statistics.median(values):7.3f}")
     print(f"{'queries per card':40s} {statistics.median(queries):7.0f}")
+    if profiler is not None:
+        stats = pstats.Stats(profiler).sort_stats("tottime")
+        stats.print_stats(args.cprofile)
+        stats.sort_stats("cumulative").print_stats(args.cprofile)
     return 0
 
 
