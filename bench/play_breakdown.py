@@ -197,6 +197,7 @@ def main() -> int:
         metavar="N",
         help="profile the played cards and print the N functions with most time of their own",
     )
+    parser.add_argument("--callees", default="", help="with --cprofile: whom these functions call")
     args = parser.parse_args()
     configure(args)
 
@@ -234,6 +235,8 @@ def main() -> int:
         stats = pstats.Stats(profiler).sort_stats("tottime")
         stats.print_stats(args.cprofile)
         stats.sort_stats("cumulative").print_stats(args.cprofile)
+        if args.callees:
+            stats.print_callees(args.callees)
     return 0
 
 

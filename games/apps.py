@@ -12,6 +12,6 @@ class GamesConfig(AppConfig):
         from games import converters
 
         converters.register()
-        # Connect the receivers: profiles, live updates, turn e-mails, timeouts.
-        from games import deadlines, live, signals  # noqa: F401
+        # Connect the receivers: profiles, live updates, turn e-mails, timeouts, background bots.
+        from games import bot_runner, deadlines, live, signals  # noqa: F401
         from games.notifications import receivers  # noqa: F401

@@ -16,6 +16,7 @@ from django_tasks import TaskContext, TaskResultStatus, task
 from django_tasks_db.models import DBTaskResult
 
 from games import clock
+from games.services import bot_turns
 from games.services.errors import ActionRefused
 from games.services.events import deadlines_set
 from games.services.timeouts import sweep, time_out
@@ -62,9 +63,11 @@ def ensure_sweep_scheduled() -> bool:
 
 @task(takes_context=True)
 def sweep_deadlines(context: TaskContext) -> int:
-    """Time out every overdue decision, and queue the next sweep."""
+    """Time out every overdue decision, move tables stuck on a bot, and queue the next sweep."""
     # The next run first, so that a failure below never ends the chain.
     if not pending_sweeps().exclude(id=context.task_result.id).exists():
         interval = timedelta(seconds=settings.SWEEP_INTERVAL_SECONDS)
         sweep_deadlines.using(run_after=clock.now() + interval).enqueue()
-    return sweep()
+    timed_out = sweep()
+    bot_turns.sweep()  # tables left waiting on a bot (the server that ran it stopped)
+    return timed_out

@@ -5,10 +5,52 @@ from typing import Any
 from django import forms
 
 from games import engine, services
-from games.models import MoonOption
+from games.models import BotLevel, MoonOption
 from games.services import clocks
 
 PLAYER_CHOICES = [(n, f"{n} players") for n in range(3, 8)]
+MOST_BOTS = 6
+LEVEL_HELP = (
+    "Easy plays at once by simple rules; normal and strong think ahead over the cards they "
+    "cannot see (strong longer, and harder to beat). Only as many as there are bot seats count."
+)
+
+
+class BotLevelsWidget(forms.MultiWidget):
+    """One choice of level for each bot seat, each named for screen readers."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            [
+                forms.Select(choices=BotLevel.choices, attrs={"aria-label": f"Level of bot {n}"})
+                for n in range(1, MOST_BOTS + 1)
+            ]
+        )
+
+    def decompress(self, value):
+        return list(value) if value else [BotLevel.NORMAL] * MOST_BOTS
+
+
+class BotLevelsField(forms.MultiValueField):
+    """The levels of the bot seats, in seat order: a tuple of `BotLevel` values."""
+
+    widget = BotLevelsWidget
+
+    def __init__(self, **kwargs) -> None:
+        fields = [
+            forms.ChoiceField(
+                choices=BotLevel.choices,
+                required=False,
+                error_messages={"invalid_choice": "Choose easy, normal or strong for each bot."},
+            )
+            for _ in range(MOST_BOTS)
+        ]
+        super().__init__(fields, require_all_fields=False, required=False, **kwargs)
+
+    def compress(self, data_list) -> tuple[str, ...]:
+        values = list(data_list or [])
+        values += [""] * (MOST_BOTS - len(values))
+        return tuple(value or BotLevel.NORMAL for value in values)
 
 
 class CreateMatchForm(forms.Form):
@@ -39,9 +81,14 @@ class CreateMatchForm(forms.Form):
     bots = forms.IntegerField(
         label="Seats filled by bots",
         min_value=0,
-        max_value=6,
+        max_value=MOST_BOTS,
         initial=0,
         help_text="The other seats wait for people; you can add bots or start later.",
+    )
+    bot_levels = BotLevelsField(
+        label="Level of each bot, in seat order",
+        initial=(BotLevel.NORMAL,) * MOST_BOTS,
+        help_text=LEVEL_HELP,
     )
     private = forms.BooleanField(
         label="Private: hidden from all but those seated; join with the invite link",
@@ -94,6 +141,7 @@ class CreateMatchForm(forms.Form):
             auto_finish=data["auto_finish"],
             decision_seconds=data["decision_seconds"],
             bank_seconds=(data["decision_seconds"] or 0) * data["bank"],
+            bot_levels=tuple(data["bot_levels"] or ())[: data["bots"]],
         )
 
 
@@ -171,6 +219,19 @@ class SeatForm(forms.Form):
     """A seat at the table, for adding or removing a bot; empty means the first free one."""
 
     position = forms.IntegerField(min_value=0, max_value=6, required=False)
+
+
+class BotSeatForm(SeatForm):
+    """A seat for a new bot, and how strongly it plays (normal unless chosen)."""
+
+    level = forms.ChoiceField(
+        choices=BotLevel.choices,
+        required=False,
+        error_messages={"invalid_choice": "Choose easy, normal or strong for the bot."},
+    )
+
+    def clean_level(self) -> str:
+        return self.cleaned_data.get("level") or BotLevel.NORMAL
 
 
 class JoinForm(forms.Form):

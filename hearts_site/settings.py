@@ -250,6 +250,8 @@ MAX_OPEN_MATCHES_PER_PLAYER = int(os.environ.get("MAX_OPEN_MATCHES_PER_PLAYER", 
 # timeouts missed, and how many decisions one sweep times out at most.
 SWEEP_INTERVAL_SECONDS = int(os.environ.get("SWEEP_INTERVAL_SECONDS", "60"))
 SWEEP_BATCH = int(os.environ.get("SWEEP_BATCH", "500"))
+# A table waiting this long on a bot that searches (its runner stopped, say) is moved by the sweep.
+BOT_STUCK_SECONDS = int(os.environ.get("BOT_STUCK_SECONDS", "30"))
 
 # --- Internationalisation --------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"

@@ -64,3 +64,8 @@ def make_user(db):
 @pytest.fixture
 def alice(make_user):
     return make_user("alice", "Alice", email="alice@example.com")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob", "Bob", email="bob@example.com")

@@ -2,6 +2,7 @@
 
 from games.models.matches import (
     Action,
+    BotLevel,
     Hand,
     Match,
     MatchStatus,
@@ -24,6 +25,7 @@ from games.models.tournaments import (
 
 __all__ = [
     "Action",
+    "BotLevel",
     "Entry",
     "Hand",
     "Match",

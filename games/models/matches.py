@@ -78,6 +78,10 @@ class Match(models.Model):
         "Hand", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     next_seq = models.PositiveIntegerField(default=0)
+    # Since when a bot that searches (level normal or strong) owes the next decision: it is
+    # made in the background (games/services/bot_turns.py); a sweep moves any table left
+    # waiting too long. None while a person, or nobody, is to act.
+    bots_due_since = models.DateTimeField(null=True, blank=True)
     # The time control (games/services/clocks.py): seconds allowed for each decision, or None
     # for an untimed match; each seat's bank of extra time, which unused time tops up; and
     # how many timeouts in a row hand a seat to a bot for the rest of the match.
@@ -109,6 +113,14 @@ class Match(models.Model):
     class Meta:
         verbose_name_plural = "matches"
         ordering = ["-created_at"]
+        indexes = [
+            # The sweep's "which tables have waited on a bot too long": few rows at any time.
+            models.Index(
+                fields=["bots_due_since"],
+                name="match_bots_due",
+                condition=models.Q(bots_due_since__isnull=False),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Match {self.pk} ({self.players} players, {self.get_status_display().lower()})"
@@ -160,6 +172,12 @@ class Match(models.Model):
         return {"passing": "a pass", "moon": "a moon choice"}.get(phase, "a play")
 
 
+class BotLevel(models.TextChoices):
+    EASY = "easy", "Easy"
+    NORMAL = "normal", "Normal"
+    STRONG = "strong", "Strong"
+
+
 class Seat(models.Model):
     """A place at the table, held by a person or a bot."""
 
@@ -180,6 +198,9 @@ class Seat(models.Model):
         max_length=6, choices=Controller.choices, default=Controller.PERSON
     )
     bot_name = models.CharField(max_length=40, blank=True)
+    # How strongly the bot plays (`engine.bot_for_level`): "easy" answers at once, "normal" and
+    # "strong" search, so the site makes their decisions in the background (services/bot_turns).
+    bot_level = models.CharField(max_length=6, choices=BotLevel.choices, default=BotLevel.EASY)
     resigned = models.BooleanField(default=False)
     # Kept up to date by the services so "your turn" is one indexed query.
     to_act = models.BooleanField(default=False)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from games import engine
 from games.models import Match, MatchStatus, Seat
+from games.services.table import SEARCHING_LEVELS, bot_level_of
 
 if TYPE_CHECKING:
     from .sheet import Line
@@ -42,6 +43,9 @@ class Place:
     # When the decision the seat owes times out (timed matches), and its timeouts in a row.
     deadline: datetime | None = None
     timeouts_in_a_row: int = 0
+    # A bot's level, shown beside its name; `thinking`: a bot searching for the card it owes.
+    bot_level: str = ""
+    thinking: bool = False
 
     @property
     def spot(self) -> int:
@@ -149,6 +153,13 @@ def places(seats: Sequence[Seat], me: Seat | None, view: engine.PublicView | Non
                 # Only beside a turn the viewer may know of (a sealed view names none).
                 deadline=seat.deadline if to_act else None,
                 timeouts_in_a_row=seat.timeouts_in_a_row,
+                bot_level=seat.get_bot_level_display() if seat.is_bot else "",
+                thinking=(
+                    to_act
+                    and view is not None
+                    and view.phase == engine.PLAYING
+                    and bot_level_of(seat) in SEARCHING_LEVELS
+                ),
                 cos=round(cos, 4) + 0.0,  # + 0.0 turns -0.0 into 0.0
                 sin=round(sin, 4) + 0.0,
             )

@@ -46,6 +46,15 @@ def announce_deadlines_after_commit(match_id: int, deadlines: list[tuple[int, da
     )
 
 
+# Sent with: match_id (int): a bot that searches owes the match's next decision (bot_turns.py).
+bots_due = Signal()
+
+
+def announce_bots_due_after_commit(match_id: int) -> None:
+    """Send `bots_due` once the surrounding transaction commits."""
+    transaction.on_commit(lambda: bots_due.send(sender=None, match_id=match_id))
+
+
 # Sent with: user_id (int), tournament (str, its name), round (int), table (int) and url (str):
 # where the player goes now, their match once the round has started, else the tournament page.
 tournament_seated = Signal()

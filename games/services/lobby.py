@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from games import engine
-from games.models import Match, MatchStatus, Seat
+from games.models import BotLevel, Match, MatchStatus, Seat
 from games.names import BOT_NAMES
 from games.services import clocks
 from games.services.errors import BadInput, Conflict, NotAllowed, TooManyOpen
@@ -29,6 +29,18 @@ class MatchOptions:
     auto_finish: bool = True
     decision_seconds: int | None = None  # None: untimed (see services/clocks.py)
     bank_seconds: int = 0
+    # The level of each bot seat, in seat order (`engine.LEVELS`); a seat not named is "easy".
+    bot_levels: tuple[str, ...] = ()
+
+    def bot_level(self, index: int) -> str:
+        """Return the level of the index-th bot seat (0 for the first)."""
+        return self.bot_levels[index] if index < len(self.bot_levels) else BotLevel.EASY
+
+
+def _check_bot_levels(levels: Sequence[str]) -> None:
+    unknown = [level for level in levels if level not in BotLevel.values]
+    if unknown:
+        raise BadInput(f"There is no bot level {unknown[0]!r}: choose easy, normal or strong.")
 
 
 def _check_open_matches(user) -> None:
@@ -58,6 +70,7 @@ def create_match(user, options: MatchOptions) -> Match:
     if not 0 <= options.bots < options.players:
         raise BadInput(f"Choose between 0 and {options.players - 1} bots.")
     clocks.check_time_control(options.decision_seconds, options.bank_seconds)
+    _check_bot_levels(options.bot_levels)
     with write_transaction():
         if options.bots < options.players - 1:  # against bots alone, it starts at once
             _check_open_matches(user)
@@ -78,6 +91,11 @@ def create_match(user, options: MatchOptions) -> Match:
                 user=user if position == 0 else None,
                 controller=Seat.Controller.BOT if position >= first_bot else Seat.Controller.PERSON,
                 bot_name=BOT_NAMES[position] if position >= first_bot else "",
+                bot_level=(
+                    options.bot_level(position - first_bot)
+                    if position >= first_bot
+                    else BotLevel.EASY
+                ),
             )
             for position in range(options.players)
         )
@@ -182,8 +200,11 @@ def leave_match(user, match_id: int) -> Changed:
 
 
 @write_transaction()
-def add_bot(user, match_id: int, position: int | None = None) -> Changed:
-    """Seat a bot in an empty seat (the first one unless given); a full table starts."""
+def add_bot(
+    user, match_id: int, position: int | None = None, level: str = BotLevel.NORMAL
+) -> Changed:
+    """Seat a bot of a level in an empty seat (the first one unless given); a full table starts."""
+    _check_bot_levels([level])
     table = _open_table(match_id)
     _require_creator(table, user)
     empty = [seat for seat in table.seats if seat.is_empty]
@@ -194,7 +215,8 @@ def add_bot(user, match_id: int, position: int | None = None) -> Changed:
     seat = empty[0]
     seat.controller = Seat.Controller.BOT
     seat.bot_name = BOT_NAMES[seat.position]
-    seat.save(update_fields=["controller", "bot_name"])
+    seat.bot_level = level
+    seat.save(update_fields=["controller", "bot_name", "bot_level"])
     _start_if_full(table)
     return table.save()
 

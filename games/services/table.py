@@ -14,7 +14,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import engine
-from games.models import Action, Hand, Match, MatchStatus, ScoreLine, Seat
+from games.models import Action, BotLevel, Hand, Match, MatchStatus, ScoreLine, Seat
 from games.models.profiles import wants_forced_play
 from games.services import clocks, states
 from games.services.errors import (
@@ -24,16 +24,25 @@ from games.services.errors import (
     StaleVersion,
     from_engine,
 )
-from games.services.events import announce_after_commit, announce_deadlines_after_commit
+from games.services.events import (
+    announce_after_commit,
+    announce_bots_due_after_commit,
+    announce_deadlines_after_commit,
+)
 
 BOT = engine.BaselineBot()
 # The bot that decides for a person whose time ran out: the strongest the site has (a search
 # over sampled deals of what that seat may know, `games/engine/search.py`).
 TIMEOUT_BOT = engine.bot_for_level("strong")
+# Levels whose bots search before playing a card (tens of milliseconds): nobody waits on them,
+# their plays are made in the background (`bot_turns.py`). Their passes and moon choices take
+# no search and are made at once. A seat its player left is played at the strongest level.
+SEARCHING_LEVELS = frozenset({BotLevel.NORMAL, BotLevel.STRONG})
+LEFT_SEAT_LEVEL = BotLevel.STRONG
 # The match columns a change may touch; the rest (rules, options, deals) are set at creation.
 CHANGING_FIELDS = [
     "status", "started_at", "finished_at", "hand_no", "current_hand", "next_seq", "snapshot",
-    "version",
+    "version", "bots_due_since",
 ]  # fmt: skip
 SEAT_CHANGES = [
     "to_act", "waiting_since", "deadline", "bank_left", "timeouts_in_a_row", "resigned",
@@ -227,6 +236,31 @@ class LockedTable:
         seat = self.seats[position]
         return seat.is_bot or seat.resigned
 
+    def bot_level(self, position: int) -> str | None:
+        return bot_level_of(self.seats[position])
+
+    def bot_decision(self, position: int) -> dict:
+        """Return a bot's decision for a seat, made at once (a search bot's pass or moon choice)."""
+        level = self.bot_level(position)
+        if level is None or level == BotLevel.EASY:
+            return BOT.choose(self.game.view(position))
+        bot = engine.bot_for_level(level, seed=self.match.seed)
+        return bot.choose(self.game.view(position))
+
+    def searching_bot_to_play(self) -> int | None:
+        """Return the seat whose bot must search for its next card, if one is to play now."""
+        state = self.state
+        if (
+            self.match.status != MatchStatus.ACTIVE
+            or state is None
+            or state.phase != engine.PLAYING
+        ):
+            return None
+        position = state.turn
+        if not self.is_bot(position) or self.bot_level(position) not in SEARCHING_LEVELS:
+            return None
+        return position
+
     def start(self) -> None:
         """Begin play: the first hand is dealt and bots make their first decisions."""
         self.state = engine.Match.new(self.match.rule_set)
@@ -247,7 +281,7 @@ class LockedTable:
                 if not bots:
                     return
                 for position in bots:
-                    self.apply(BOT.choose(state.view(position)), Action.Actor.BOT)
+                    self.apply(self.bot_decision(position), Action.Actor.BOT)
             elif phase == engine.PLAYING:
                 decision, actor = self._automatic_play(state.turn)
                 if decision is None:
@@ -258,7 +292,7 @@ class LockedTable:
                 assert shooter is not None  # the moon phase is the shooter's
                 if not self.is_bot(shooter):
                     return
-                self.apply(BOT.choose(state.view(shooter)), Action.Actor.BOT)
+                self.apply(self.bot_decision(shooter), Action.Actor.BOT)
             elif phase == engine.HAND_OVER:
                 self._close_hand()
                 self._start_next_hand()
@@ -270,6 +304,8 @@ class LockedTable:
     def _automatic_play(self, position: int) -> tuple[dict | None, str]:
         state = self.game
         if self.is_bot(position):
+            if self.bot_level(position) in SEARCHING_LEVELS:
+                return None, ""  # played in the background: see `bot_turns.py`
             return BOT.choose(state.view(position)), Action.Actor.BOT
         legal = state.legal_plays(position)
         forced = len(legal) == 1 and self.match.auto_play_forced
@@ -339,6 +375,11 @@ class LockedTable:
         match = self.match
         match.snapshot = self.state.snapshot() if self.state else None
         match.version = self._new_version
+        bots_due = self.searching_bot_to_play() is not None
+        if not bots_due:
+            match.bots_due_since = None
+        elif match.bots_due_since is None or self._decided:
+            match.bots_due_since = self._now  # a new decision is owed: its wait starts now
         turns_changed = self._update_turns()
         Action.objects.bulk_create(self._actions)
         ScoreLine.objects.bulk_create(self._score_lines)
@@ -357,6 +398,8 @@ class LockedTable:
         ]
         if deadlines:
             announce_deadlines_after_commit(match.pk, deadlines)
+        if bots_due:
+            announce_bots_due_after_commit(match.pk)
         to_act = [s.user_id for s in self.seats if s.to_act and s.user_id]
         # A player still choosing a pass while others pass is not told again: only a new turn.
         became = [
@@ -400,6 +443,14 @@ class LockedTable:
             if _turn_marks(seat) != self._seats_before.get(seat.pk):
                 changed.append(seat)
         return changed
+
+
+def bot_level_of(seat: Seat) -> str | None:
+    """Return the level of the bot playing a seat (its own, the strongest for a seat its player
+    left), or None for a person's seat."""
+    if seat.is_bot:
+        return seat.bot_level
+    return LEFT_SEAT_LEVEL if seat.resigned else None
 
 
 def _write_seats(seats: list[Seat]) -> None:

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games import presenters, services
 from games.access import may_view, viewable_match
 from games.forms import (
+    BotSeatForm,
     JoinForm,
     MoonForm,
     PassForm,
@@ -305,13 +306,13 @@ def leave(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def add_bot(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """Seat a bot in an empty seat."""
-    form = SeatForm(request.POST)
+    """Seat a bot of the chosen level in an empty seat."""
+    form = BotSeatForm(request.POST)
     return _act(
         request,
         pk,
         form,
-        lambda data: services.add_bot(request.user, pk, data["position"]),
+        lambda data: services.add_bot(request.user, pk, data["position"], data["level"]),
     )
 
 

@@ -1,0 +1,100 @@
+"""Bots that search play in the background: nobody's request waits on a search.
+
+A bot of level normal or strong looks for its card by playing out sampled deals (tens of
+milliseconds, `games/engine/search.py`). When one is to play, the change that made it so
+stops there and marks the match (`Match.bots_due_since`); once it commits, the site runs
+`play_bots` for the match away from any request (`games/bot_runner.py`), and a sweep moves
+any table left waiting too long (the runner's process stopped, say).
+
+Each card is searched for outside any transaction, on the table as last committed, then
+applied under the match's lock like any move, if the match is still at the version the search
+saw: the search holds no lock (on SQLite, no other match waits for it), and a card is never
+applied to a table that changed meanwhile. Each card is its own change, with its own version
+and live update, so the others see the bots play one card at a time.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+
+from games import clock, engine
+from games.models import Action, Match, MatchStatus, Seat
+from games.services import states
+from games.services.table import SEARCHING_LEVELS, LockedTable, bot_level_of
+from games.services.writes import write_transaction
+
+# More cards than any match can need between two persons' turns: a guard, never reached.
+MOST_CARDS = 1000
+
+
+def _searched_card(match: Match, table_seats: list[Seat]) -> tuple[int, dict] | None:
+    """Search, outside any transaction, for the card a bot owes on this committed table."""
+    if match.status != MatchStatus.ACTIVE or match.bots_due_since is None or not match.snapshot:
+        return None
+    state = states.load(match.pk, match.snapshot)
+    if state.phase != engine.PLAYING:
+        return None
+    level = bot_level_of(table_seats[state.turn])
+    if level not in SEARCHING_LEVELS:
+        return None
+    bot = engine.bot_for_level(level, seed=match.seed)
+    return state.turn, bot.choose(state.view(state.turn))
+
+
+def play_bot_card(match_id: int) -> bool:
+    """Play the card a searching bot owes in the match, if one does; say whether one was played.
+
+    Returns False when no bot owes a card (a person is to act, or the match ended) and also
+    when the table changed while the bot searched: the caller asks again, and the bot searches
+    the table as it now stands.
+    """
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return False
+    seats = list(match.seats.order_by("position"))
+    found = _searched_card(match, seats)
+    if found is None:
+        return False
+    position, decision = found
+    with write_transaction():
+        table = LockedTable.lock(match_id)
+        if table.match.version != match.version or table.searching_bot_to_play() != position:
+            return True  # changed meanwhile: search again on the new table
+        table.apply(decision, Action.Actor.BOT)
+        table.advance()
+        table.save()
+    return True
+
+
+def play_bots(match_id: int) -> int:
+    """Play every card searching bots owe in the match until a person must act; return how many."""
+    played = 0
+    while played < MOST_CARDS and play_bot_card(match_id):
+        played += 1
+    return played
+
+
+def waiting(before: datetime, limit: int) -> list[int]:
+    """Return the matches waiting on a searching bot since before `before`, longest first.
+
+    One range read on the partial index `match_bots_due`: only such matches have the mark.
+    """
+    rows = (
+        Match.objects.filter(bots_due_since__lt=before)
+        .order_by("bots_due_since")
+        .values_list("pk", flat=True)[:limit]
+    )
+    return list(rows)
+
+
+def sweep(now: datetime | None = None, limit: int = 100) -> int:
+    """Move every table that has waited on a bot longer than BOT_STUCK_SECONDS; return how many."""
+    now = now or clock.now()
+    before = now - timedelta(seconds=settings.BOT_STUCK_SECONDS)
+    moved = 0
+    for match_id in waiting(before, limit):
+        if play_bots(match_id):
+            moved += 1
+    return moved
