@@ -231,3 +231,18 @@ def test_easy_bots_still_answer_within_the_persons_request(alice):
         client.post(move.url, move.data, **HTMX)
         match.refresh_from_db()
         assert match.bots_due_since is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bots_playing_in_a_commits_callback_may_write_again(alice):
+    """Outside a server the bots play in the move's commit callback, on the same thread, while
+    SQLite's writers' turn is still held: taking that turn again must not wait on itself."""
+    match = make_match(alice, bots=3, bot_levels=NORMAL_BOTS)
+    client = client_for(alice)
+    for _ in range(6):
+        move = next_move(match, 0)
+        assert move is not None, "the bots must have played up to the person's turn"
+        response = client.post(move.url, move.data, **HTMX)
+        assert response.status_code == 200
+        match.refresh_from_db()
+        assert match.bots_due_since is None

@@ -23,7 +23,10 @@ from contextlib import contextmanager
 from django.conf import settings
 from django.db import connection, transaction
 
-_writers = threading.Lock()
+# Re-entrant: a commit's `on_commit` callbacks run inside `transaction.atomic`'s exit, while
+# this thread still holds the lock, and one of them may write again (outside a server, the
+# bots that follow a move play there and then: `games/bot_runner.py`).
+_writers = threading.RLock()
 
 
 @contextmanager
