@@ -12,7 +12,6 @@ Runs on PostgreSQL and on the SQLite file the tests use by default.
 import threading
 import time
 from collections.abc import Callable
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import pytest
@@ -165,12 +164,18 @@ class Owed:
 
     match: Match
     deadline: object
+    player: object
     client: object
     move: object
 
     def send_move(self) -> HttpResponse:
         """Alice's move, as her page sends it, arriving at the deadline."""
         return self.client.post(self.move.url, self.move.data, **HTMX)
+
+    def pass_cards(self):
+        """The same move, made through the service the view calls."""
+        data = self.move.data
+        return services.pass_cards(self.player, self.match.pk, data["version"], data["cards"])
 
     def time_out(self):
         return timeouts.time_out(self.match.pk, 0, self.deadline)
@@ -205,7 +210,7 @@ def owed(alice, clock):
         client = client_for(alice)
         # Her page is open: the visit's own writes (last seen) are done before the race.
         assert client.get(match.get_absolute_url()).status_code == 200
-        return Owed(match, seat.deadline, client, next_move(match, 0))
+        return Owed(match, seat.deadline, alice, client, next_move(match, 0))
 
     return make
 
@@ -263,17 +268,12 @@ def test_the_deadlines_task_and_the_sweep_in_either_order_apply_one(owed, in_ord
     assert decision.decisions() == [Action.Actor.TIMEOUT]
 
 
-def test_a_move_and_its_timeout_started_together_apply_one_each_time(owed, alice):
+def test_a_move_and_its_timeout_started_together_apply_one_each_time(owed):
     # The service the move view calls: a request's own work before the lock would let the
     # timeout win every round; the ordered tests above run the view itself in both orders.
     for _ in range(ROUNDS):
         decision = owed()
-        cards = decision.move.data["cards"]
-        version = decision.move.data["version"]
-        move, timeout = at_once(
-            lambda: services.pass_cards(alice, decision.match.pk, version, cards),
-            decision.time_out,
-        )
+        move, timeout = at_once(decision.pass_cards, decision.time_out)
         assert not isinstance(move, BaseException) or isinstance(move, services.Conflict), move
         assert not isinstance(timeout, BaseException) or isinstance(timeout, services.Conflict)
         # Exactly one was refused, and the pass logged is the one that was not.
