@@ -215,14 +215,31 @@ def owed(alice, clock):
     return make
 
 
-def assert_one_applied(owed: Owed, move: HttpResponse, timeout) -> str:
+def timed_out(kind: str, result) -> bool:
+    """Say whether a timeout of this kind made the decision; check how a refused one says so.
+
+    The service raises `Conflict`; the deadline's task swallows it and returns False; the
+    sweep counts the decisions it timed out.
+    """
+    assert not isinstance(result, BaseException) or isinstance(result, services.Conflict), result
+    if kind == "time_out":
+        if isinstance(result, services.Conflict):
+            assert result.message == timeouts.ALREADY_DECIDED
+            return False
+        return True
+    if kind == "task":
+        assert isinstance(result, bool), result
+        return result
+    assert result in (0, 1), result
+    return result == 1
+
+
+def assert_one_applied(owed: Owed, move: HttpResponse, timeout_kind: str, timeout) -> str:
     """Check that exactly one of a move and a timeout made the decision; say which did."""
-    assert not isinstance(timeout, BaseException) or isinstance(timeout, services.Conflict), timeout
     decisions = owed.decisions()
     assert len(decisions) == 1, decisions
     if move.status_code == 200:
-        assert isinstance(timeout, services.Conflict)
-        assert timeout.message == timeouts.ALREADY_DECIDED
+        assert not timed_out(timeout_kind, timeout)
         assert decisions == [Action.Actor.PERSON]
         return "move"
     # The person is told, with the table as it now stands, that a bot decided for them.
@@ -230,30 +247,23 @@ def assert_one_applied(owed: Owed, move: HttpResponse, timeout) -> str:
     page = move.text
     assert "The table has changed since you last looked" in page
     assert "Your time ran out: a bot decided for you." in page
-    assert not isinstance(timeout, BaseException)
+    assert timed_out(timeout_kind, timeout)
     assert decisions == [Action.Actor.TIMEOUT]
     return "timeout"
 
 
+@pytest.mark.parametrize("timeout_kind", ["time_out", "task", "sweep"])
 @pytest.mark.parametrize("first", ["move", "timeout"])
-def test_a_move_and_its_timeout_in_either_order_apply_one(owed, in_order, first):
+def test_a_move_at_the_deadline_and_its_timeout_in_either_order_apply_one(
+    owed, in_order, first, timeout_kind
+):
     decision = owed()
-    calls = {"move": decision.send_move, "timeout": decision.time_out}
+    timeout = {"time_out": decision.time_out, "task": decision.run_task, "sweep": decision.sweep}
+    calls = {"move": decision.send_move, "timeout": timeout[timeout_kind]}
     second = "timeout" if first == "move" else "move"
     results = dict(zip((first, second), in_order(calls[first], calls[second]), strict=True))
-    assert assert_one_applied(decision, results["move"], results["timeout"]) == first
-
-
-@pytest.mark.parametrize("first", ["move", "sweep"])
-def test_a_move_and_the_sweep_in_either_order_apply_one(owed, in_order, first):
-    decision = owed()
-    calls = {"move": decision.send_move, "sweep": decision.sweep}
-    second = "sweep" if first == "move" else "move"
-    results = dict(zip((first, second), in_order(calls[first], calls[second]), strict=True))
-    move, swept = results["move"], results["sweep"]
-    assert swept == (0 if first == "move" else 1)
-    timeout = services.Conflict(timeouts.ALREADY_DECIDED) if swept == 0 else None
-    assert assert_one_applied(decision, move, timeout) == ("move" if first == "move" else "timeout")
+    winner = assert_one_applied(decision, results["move"], timeout_kind, results["timeout"])
+    assert winner == first
 
 
 @pytest.mark.parametrize("first", ["task", "sweep"])
@@ -278,8 +288,8 @@ def test_a_move_and_its_timeout_started_together_apply_one_each_time(owed):
         assert not isinstance(timeout, BaseException) or isinstance(timeout, services.Conflict)
         # Exactly one was refused, and the pass logged is the one that was not.
         assert isinstance(move, services.Conflict) != isinstance(timeout, services.Conflict)
-        timed_out = isinstance(move, services.Conflict)
-        assert decision.decisions() == [Action.Actor.TIMEOUT if timed_out else Action.Actor.PERSON]
+        by_bot = isinstance(move, services.Conflict)
+        assert decision.decisions() == [Action.Actor.TIMEOUT if by_bot else Action.Actor.PERSON]
 
 
 def test_the_task_and_the_sweep_started_together_time_out_once_each_time(owed):
