@@ -92,8 +92,10 @@ def timeouts_logged(match, position: int) -> int:
 def test_a_deadline_passed_while_the_worker_was_stopped_is_met_once_on_restart(
     alice, tmp_path, monkeypatch
 ):
+    # An hour a decision: the real time never reaches the deadline while the test runs, so
+    # only the worker's moved clock can meet it.
     match = services.create_match(
-        alice, MatchOptions(bots=3, target=100, decision_seconds=60, bank_seconds=0)
+        alice, MatchOptions(bots=3, target=100, decision_seconds=3600, bank_seconds=0)
     )
     seat = Seat.objects.get(match=match, position=0)
     deadline = seat.deadline
@@ -109,7 +111,7 @@ def test_a_deadline_passed_while_the_worker_was_stopped_is_met_once_on_restart(
     assert timeouts_logged(match, 0) == 0
     assert tasks(time_out_seat, TaskResultStatus.READY) == [own_task]
 
-    # Back a minute after the deadline, by the site's clock.
+    # Back a minute after the deadline, by the worker's clock.
     past_the_deadline = (deadline - timezone.now()).total_seconds() + 60
     second_log = tmp_path / "after.log"
     with worker(worker_env(clock_offset=past_the_deadline), second_log) as running:
