@@ -11,9 +11,8 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
 
-from games import engine
+from games import clock, engine
 from games.models import Action, BotLevel, Hand, Match, MatchStatus, ScoreLine, Seat
 from games.models.profiles import wants_forced_play
 from games.services import clocks, states
@@ -103,7 +102,7 @@ class LockedTable:
         self._decided: set[int] = set()  # the seats that made a decision in this change
         self._before = (match.hand_no, match.status)
         self._new_version = match.version + 1
-        self._now = timezone.now()
+        self._now = clock.now()
 
     @classmethod
     def lock(cls, match_id: int) -> "LockedTable":

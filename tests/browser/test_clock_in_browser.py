@@ -12,7 +12,6 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 from django.db import connections
-from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from games import services
@@ -53,16 +52,6 @@ def off_the_loop(call: Callable, *args, **kwargs):
 
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(run).result()
-
-
-def to_the_tables_time(clock) -> None:
-    """Set the site's clock to the time the table starts deadlines from.
-
-    A change starts the deadlines it owes from `timezone.now()` (`services/table.py`), which
-    the `clock` fixture does not stop: once a timeout has started new ones, the page is shown
-    at that time, so that a fresh minute reads as a minute.
-    """
-    clock.current = timezone.now()
 
 
 def play_until_alice_owes_a_decision(match: Match, bob) -> Seat:
@@ -117,7 +106,6 @@ def test_an_absent_players_clock_runs_out_and_a_bot_plays_her_seat(
     screenshot(page, "2-desktop-alices-time-is-up")
 
     assert off_the_loop(timeouts.sweep) == 1
-    to_the_tables_time(clock)
     page.reload()
     # A bot passed for her: the three cards it chose reached bob, and the hand went on.
     (timed_out,) = Action.objects.filter(match=match, seat=0, actor=Action.Actor.TIMEOUT)
@@ -140,7 +128,6 @@ def test_an_absent_players_clock_runs_out_and_a_bot_plays_her_seat(
     assert seat.left_on_time and seat.deadline is None
     assert Action.objects.filter(match=match, seat=0, actor=Action.Actor.TIMEOUT).count() == 2
 
-    to_the_tables_time(clock)
     page.reload()
     expect(page.locator("#table")).to_contain_text("Alice (out of time, a bot plays)")
     expect(seat_named(page, "Alice").locator("time.deadline")).to_have_count(0)
