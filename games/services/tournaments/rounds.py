@@ -108,6 +108,19 @@ def seat_next_round(tournament_id: int) -> Seating:
     return Seating(round_, sizes, repeat_meetings(tables, met))
 
 
+def match_options(tournament: Tournament) -> MatchOptions:
+    """Return the options of every table's match: the tournament's rules and time control."""
+    return MatchOptions(
+        target=tournament.target,
+        moon=tournament.moon,
+        hands=tournament.hands,
+        decision_seconds=tournament.decision_seconds,
+        bank_seconds=tournament.bank_seconds,
+        timeouts_to_leave=tournament.timeouts_to_leave,
+        # allow_vacation: pass tournament.allow_vacation here once MatchOptions has the field.
+    )
+
+
 @write_transaction()
 def start_round(tournament_id: int, by) -> Round:
     """Create and start the seated round's matches, one per table, created by `by`."""
@@ -117,7 +130,7 @@ def start_round(tournament_id: int, by) -> Round:
         if round_ is not None and round_.status == RoundStatus.RUNNING:
             raise Conflict(f"Round {round_.number} has already started.")
         raise Conflict("No round is waiting to start: seat the next round first.")
-    options = MatchOptions(target=tournament.target, moon=tournament.moon, hands=tournament.hands)
+    options = match_options(tournament)
     tables = round_.tables.prefetch_related("seats__entry__user").order_by("number")
     for table in tables:
         seats = list(table.seats.all())
