@@ -153,12 +153,18 @@ def start_round(tournament_id: int, by) -> Round:
 
 
 @write_transaction()
-def close_round(tournament_id: int) -> Round:
-    """Record every table's final totals; refused while any table's match is unfinished."""
+def close_round(tournament_id: int, round_id: int | None = None) -> Round:
+    """Record every table's final totals; refused while any table's match is unfinished.
+
+    Given `round_id`, close that round only: refused if the round being played is another
+    (it closed meanwhile, and the next one began).
+    """
     tournament = lock(tournament_id)
     round_ = last_round(tournament)
     if round_ is None or round_.status != RoundStatus.RUNNING:
         raise Conflict("No round is being played: there is nothing to close.")
+    if round_id is not None and round_.pk != round_id:
+        raise Conflict(f"Round {round_.number} is being played: the earlier round is closed.")
     tables = list(round_.tables.select_related("match").order_by("number"))
     unfinished = [t for t in tables if t.match is None or t.match.status != MatchStatus.FINISHED]
     if unfinished:
