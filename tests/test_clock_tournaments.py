@@ -140,7 +140,8 @@ def test_at_its_deadline_bots_finish_the_round_which_closes_and_the_next_starts(
         assert match.status == MatchStatus.FINISHED
         assert Action.objects.filter(match=match, actor=Action.Actor.TIMEOUT).exists()
         assert Seat.objects.filter(match=match, finished_by_bot=True).exists()
-    assert all(seat.total is not None for table in round_.tables.all() for seat in table.seats.all())
+    totals = [seat.total for table in round_.tables.all() for seat in table.seats.all()]
+    assert None not in totals
     second = running.rounds.get(number=2)
     assert second.status == RoundStatus.RUNNING
     assert all(m.status == MatchStatus.ACTIVE for m in matches_of(second))
