@@ -260,3 +260,170 @@ def test_the_bots_decision_on_a_table_a_person_moved_on_is_not_applied(running, 
     actions = Action.objects.filter(match=match, seat=seat.position)
     assert [a.actor for a in actions] == [Action.Actor.PERSON]
     assert not Seat.objects.get(pk=seat.pk).finished_by_bot
+
+
+# ----- the admin -----
+
+ROUNDS = "admin:games_round_changelist"
+
+
+@pytest.fixture
+def staff_client(client, staff):
+    client.force_login(staff)
+    return client
+
+
+def tournament_form(**changes) -> dict:
+    """The admin's "add tournament" form, filled in, with `changes`."""
+    data = {
+        "name": "Slow Cup",
+        "slug": "slow-cup",
+        "description": "",
+        "table_size": 4,
+        "round_count": 2,
+        "target": 100,
+        "hands": 0,
+        "moon": "ask",
+        "decision_seconds": 86400,
+        "bank": 3,
+        "timeouts_to_leave": 4,
+        "allow_vacation": "on",
+        "rounds-TOTAL_FORMS": 0,
+        "rounds-INITIAL_FORMS": 0,
+        "rounds-MIN_NUM_FORMS": 0,
+        "rounds-MAX_NUM_FORMS": 1000,
+        "entries-TOTAL_FORMS": 0,
+        "entries-INITIAL_FORMS": 0,
+        "entries-MIN_NUM_FORMS": 0,
+        "entries-MAX_NUM_FORMS": 1000,
+    }
+    data.update(changes)
+    return {key: value for key, value in data.items() if value is not None}
+
+
+def test_staff_give_a_tournament_a_time_control_among_the_lobbys_presets(staff_client):
+    from django.urls import reverse
+
+    from games.models import Tournament
+
+    response = staff_client.post(reverse("admin:games_tournament_add"), tournament_form())
+    assert response.status_code == 302, response.text[:3000]
+    tournament = Tournament.objects.get(slug="slow-cup")
+    assert (tournament.decision_seconds, tournament.bank_seconds) == (86400, 3 * 86400)
+    assert tournament.timeouts_to_leave == 4 and tournament.allow_vacation
+    page = staff_client.get(reverse("admin:games_tournament_change", args=[tournament.pk])).text
+    assert '<option value="86400" selected>1 day</option>' in page
+    assert '<option value="3" selected>Three more allowances</option>' in page
+
+
+@pytest.mark.parametrize(
+    ("changes", "error"),
+    [
+        ({"decision_seconds": 30}, "Choose one of the times offered, or untimed."),
+        ({"decision_seconds": 1209601}, "Choose one of the times offered, or untimed."),
+        ({"decision_seconds": 14 * 86400, "bank": 3}, "A bank of time holds at most 30 days."),
+        ({"decision_seconds": "", "bank": 1}, "An untimed match has no bank of time"),
+        ({"bank": 7}, "Choose one of the banks offered."),
+        ({"timeouts_to_leave": 11}, "Ensure this value is less than or equal to 10."),
+        ({"timeouts_to_leave": 0}, "Ensure this value is greater than or equal to 1."),
+    ],
+)
+def test_the_admin_refuses_a_time_control_out_of_range_and_saves_nothing(
+    staff_client, changes, error
+):
+    from django.urls import reverse
+
+    from games.models import Tournament
+
+    response = staff_client.post(reverse("admin:games_tournament_add"), tournament_form(**changes))
+    assert response.status_code == 200
+    assert error in response.text
+    assert not Tournament.objects.exists()
+
+
+def deadline_fields(when, prefix: str = "") -> dict:
+    return {f"{prefix}deadline_0": f"{when:%Y-%m-%d}", f"{prefix}deadline_1": f"{when:%H:%M:%S}"}
+
+
+def test_staff_set_a_rounds_deadline_which_queues_its_task(
+    staff_client, running, clock, django_capture_on_commit_callbacks
+):
+    from django.urls import reverse
+    from django_tasks_db.models import DBTaskResult
+
+    round_ = first_round(running)
+    when = (clock.now() + 48 * HOUR).replace(microsecond=0)
+    url = reverse("admin:games_round_change", args=[round_.pk])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = staff_client.post(url, deadline_fields(when))
+    assert response.status_code == 302, response.text[:3000]
+    assert Round.objects.get(pk=round_.pk).deadline == when
+    queued = DBTaskResult.objects.filter(task_path__endswith="finish_round_at_deadline")
+    assert [task.run_after for task in queued] == [when]
+    page = staff_client.get(running.get_absolute_url()).text
+    assert "Deadline" in page and "2 days left" in page
+
+
+def test_a_rounds_deadline_in_the_past_is_refused(staff_client, running, clock):
+    from django.urls import reverse
+
+    round_ = first_round(running)
+    url = reverse("admin:games_round_change", args=[round_.pk])
+    response = staff_client.post(url, deadline_fields(clock.now() - HOUR))
+    assert response.status_code == 200
+    assert "Choose a time still to come." in response.text
+    assert Round.objects.get(pk=round_.pk).deadline is None
+
+
+def test_staff_set_a_deadline_on_the_tournaments_own_page(staff_client, running, clock):
+    from django.urls import reverse
+
+    from tests.tournaments.test_tournament_admin import entries_form, rounds_form
+
+    round_ = first_round(running)
+    when = (clock.now() + 5 * HOUR).replace(microsecond=0)
+    data = {
+        **entries_form(running, list(running.entries.order_by("joined_at", "pk"))),
+        **rounds_form(running),
+        **deadline_fields(when, prefix="rounds-0-"),
+    }
+    url = reverse("admin:games_tournament_change", args=[running.pk])
+    response = staff_client.post(url, data)
+    assert response.status_code == 302, response.text[:5000]
+    assert Round.objects.get(pk=round_.pk).deadline == when
+
+
+def test_finish_by_bots_now_asks_first_then_finishes_and_says_how_many(staff_client, running):
+    from django.urls import reverse
+
+    round_ = first_round(running)
+    ask = {"action": "finish_by_bots", "_selected_action": [round_.pk]}
+    page = staff_client.post(reverse(ROUNDS), ask)
+    assert page.status_code == 200
+    assert "Finish these rounds by bots?" in page.text
+    assert "2 matches still in play" in page.text
+    assert all(m.status == MatchStatus.ACTIVE for m in matches_of(round_))  # nothing yet
+
+    response = staff_client.post(reverse(ROUNDS), {**ask, "post": "yes"}, follow=True)
+    said = [(m.level_tag, m.message) for m in response.context["messages"]]
+    assert said == [
+        (
+            "success",
+            "Round 1 of Winter Cup: 2 matches finished by bots; "
+            "the round is closed and round 2 has started.",
+        )
+    ]
+    assert all(m.status == MatchStatus.FINISHED for m in matches_of(round_))
+    page = staff_client.get(running.get_absolute_url()).text
+    assert "Finished by bots so that the round could close: " in page
+
+
+def test_players_cannot_finish_a_round(client, running):
+    from django.urls import reverse
+
+    player = running.entries.first().user
+    client.force_login(player)
+    ask = {"action": "finish_by_bots", "_selected_action": [first_round(running).pk], "post": "yes"}
+    response = client.post(reverse(ROUNDS), ask)
+    assert response.status_code == 302 and "/admin/login/" in response.url
+    assert all(m.status == MatchStatus.ACTIVE for m in matches_of(first_round(running)))
