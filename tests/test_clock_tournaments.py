@@ -6,6 +6,8 @@ Time is moved by the `clock` fixture; the worker's tasks are run with `run_due_t
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
+from django_tasks_db.models import DBTaskResult
 
 from games import engine, services
 from games.models import (
@@ -15,6 +17,7 @@ from games.models import (
     Round,
     RoundStatus,
     Seat,
+    Tournament,
     TournamentStatus,
 )
 from games.round_deadline_tasks import finish_round_at_deadline
@@ -24,6 +27,7 @@ from games.services.tournaments import round_deadlines
 from games.services.tournaments.rounds import match_options
 from tests.notify_helpers import run_due_tasks
 from tests.tournament_helpers import enter, make_players, make_tournament
+from tests.tournaments.test_tournament_admin import entries_form, rounds_form
 
 HOUR = timedelta(hours=1)
 
@@ -302,10 +306,6 @@ def tournament_form(**changes) -> dict:
 
 
 def test_staff_give_a_tournament_a_time_control_among_the_lobbys_presets(staff_client):
-    from django.urls import reverse
-
-    from games.models import Tournament
-
     response = staff_client.post(reverse("admin:games_tournament_add"), tournament_form())
     assert response.status_code == 302, response.text[:3000]
     tournament = Tournament.objects.get(slug="slow-cup")
@@ -331,10 +331,6 @@ def test_staff_give_a_tournament_a_time_control_among_the_lobbys_presets(staff_c
 def test_the_admin_refuses_a_time_control_out_of_range_and_saves_nothing(
     staff_client, changes, error
 ):
-    from django.urls import reverse
-
-    from games.models import Tournament
-
     response = staff_client.post(reverse("admin:games_tournament_add"), tournament_form(**changes))
     assert response.status_code == 200
     assert error in response.text
@@ -348,9 +344,6 @@ def deadline_fields(when, prefix: str = "") -> dict:
 def test_staff_set_a_rounds_deadline_which_queues_its_task(
     staff_client, running, clock, django_capture_on_commit_callbacks
 ):
-    from django.urls import reverse
-    from django_tasks_db.models import DBTaskResult
-
     round_ = first_round(running)
     when = (clock.now() + 48 * HOUR).replace(microsecond=0)
     url = reverse("admin:games_round_change", args=[round_.pk])
@@ -365,8 +358,6 @@ def test_staff_set_a_rounds_deadline_which_queues_its_task(
 
 
 def test_a_rounds_deadline_in_the_past_is_refused(staff_client, running, clock):
-    from django.urls import reverse
-
     round_ = first_round(running)
     url = reverse("admin:games_round_change", args=[round_.pk])
     response = staff_client.post(url, deadline_fields(clock.now() - HOUR))
@@ -376,10 +367,6 @@ def test_a_rounds_deadline_in_the_past_is_refused(staff_client, running, clock):
 
 
 def test_staff_set_a_deadline_on_the_tournaments_own_page(staff_client, running, clock):
-    from django.urls import reverse
-
-    from tests.tournaments.test_tournament_admin import entries_form, rounds_form
-
     round_ = first_round(running)
     when = (clock.now() + 5 * HOUR).replace(microsecond=0)
     data = {
@@ -394,8 +381,6 @@ def test_staff_set_a_deadline_on_the_tournaments_own_page(staff_client, running,
 
 
 def test_finish_by_bots_now_asks_first_then_finishes_and_says_how_many(staff_client, running):
-    from django.urls import reverse
-
     round_ = first_round(running)
     ask = {"action": "finish_by_bots", "_selected_action": [round_.pk]}
     page = staff_client.post(reverse(ROUNDS), ask)
@@ -419,8 +404,6 @@ def test_finish_by_bots_now_asks_first_then_finishes_and_says_how_many(staff_cli
 
 
 def test_players_cannot_finish_a_round(client, running):
-    from django.urls import reverse
-
     player = running.entries.first().user
     client.force_login(player)
     ask = {"action": "finish_by_bots", "_selected_action": [first_round(running).pk], "post": "yes"}

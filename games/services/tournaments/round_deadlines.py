@@ -187,8 +187,8 @@ def _unfinished_matches(round_: Round) -> list[int]:
 
 def _round_creator(round_: Round):
     """Return who started the round's matches: the next round's matches are started by them."""
-    match = Match.objects.filter(tournament_table__round=round_).select_related("created_by")
-    first = match.order_by("pk").first()
+    matches = Match.objects.filter(tournament_table__round=round_).select_related("created_by")
+    first = matches.order_by("pk").first()
     return first.created_by if first is not None else None
 
 
