@@ -87,6 +87,12 @@ class RoundAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # seated by the tournament's action "Seat next round"
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        fields = list(self.readonly_fields)
+        if obj is not None and obj.status == RoundStatus.CLOSED:
+            fields.append("deadline")  # a closed round's deadline is history
+        return fields
+
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 

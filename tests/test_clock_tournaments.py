@@ -410,3 +410,22 @@ def test_players_cannot_finish_a_round(client, running):
     response = client.post(reverse(ROUNDS), ask)
     assert response.status_code == 302 and "/admin/login/" in response.url
     assert all(m.status == MatchStatus.ACTIVE for m in matches_of(first_round(running)))
+
+
+def test_a_round_past_its_deadline_cannot_start(db, staff, clock):
+    tournament = make_tournament(hands=1)
+    enter(tournament, make_players(4))
+    round_ = tours.seat_next_round(tournament.pk).round
+    tours.set_deadline(round_.pk, clock.now() + HOUR)
+    clock.advance(hours=2)
+    with pytest.raises(services.Conflict, match="deadline has passed"):
+        tours.start_round(tournament.pk, staff)
+    tours.set_deadline(round_.pk, None)
+    assert tours.start_round(tournament.pk, staff).status == RoundStatus.RUNNING
+
+
+def test_a_closed_rounds_deadline_is_shown_but_not_offered_for_change(staff_client, running):
+    round_ = first_round(running)
+    tours.finish_round_by_bots(round_.pk)
+    page = staff_client.get(reverse("admin:games_round_change", args=[round_.pk])).text
+    assert 'name="deadline_0"' not in page

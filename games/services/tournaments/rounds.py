@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
+from games import clock
 from games.models import (
     MatchStatus,
     Round,
@@ -130,6 +131,11 @@ def start_round(tournament_id: int, by) -> Round:
         if round_ is not None and round_.status == RoundStatus.RUNNING:
             raise Conflict(f"Round {round_.number} has already started.")
         raise Conflict("No round is waiting to start: seat the next round first.")
+    if round_.deadline is not None and round_.deadline <= clock.now():
+        # Started now, the sweep would at once let bots finish every match.
+        raise Conflict(
+            f"Round {round_.number}'s deadline has passed: set a later one (or none) first."
+        )
     options = match_options(tournament)
     tables = round_.tables.prefetch_related("seats__entry__user").order_by("number")
     for table in tables:
