@@ -25,6 +25,7 @@ from games.services import timeouts
 from games.services import tournaments as tours
 from games.services.tournaments import round_deadlines
 from games.services.tournaments.rounds import match_options
+from tests.factories import client_for
 from tests.notify_helpers import run_due_tasks
 from tests.tournament_helpers import enter, make_players, make_tournament
 from tests.tournaments.test_tournament_admin import entries_form, rounds_form
@@ -429,3 +430,11 @@ def test_a_closed_rounds_deadline_is_shown_but_not_offered_for_change(staff_clie
     tours.finish_round_by_bots(round_.pk)
     page = staff_client.get(reverse("admin:games_round_change", args=[round_.pk])).text
     assert 'name="deadline_0"' not in page
+
+
+def test_a_players_matches_say_when_the_round_ends(running, clock):
+    deadline = clock.now() + 24 * HOUR
+    tours.set_deadline(first_round(running).pk, deadline)
+    player = running.entries.first().user
+    page = client_for(player).get(reverse("home")).text
+    assert f"the round ends {deadline:%a %-d %b, %H:%M} UTC" in page
