@@ -10,6 +10,7 @@ from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
 from games import engine, services
+from games.deadlines import ensure_sweep_scheduled
 from games.models import (
     Action,
     Match,
@@ -185,6 +186,15 @@ def test_the_sweep_meets_a_deadline_whose_task_was_lost(running, clock):
     clock.advance(hours=1, seconds=1)
     assert round_deadlines.due_rounds(clock.now(), 10) == [(round_.pk, deadline)]
     assert round_deadlines.sweep_rounds(clock.now()) == 1
+    assert Round.objects.get(pk=round_.pk).status == RoundStatus.CLOSED
+
+
+def test_the_workers_periodic_sweep_meets_round_deadlines(running, clock):
+    round_ = first_round(running)
+    tours.set_deadline(round_.pk, clock.now() + HOUR)  # its task never queued
+    clock.advance(hours=1, seconds=1)
+    assert ensure_sweep_scheduled()
+    run_due_tasks(clock.now())
     assert Round.objects.get(pk=round_.pk).status == RoundStatus.CLOSED
 
 
