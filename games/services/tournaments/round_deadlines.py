@@ -19,6 +19,7 @@ seated and started (or, after the last round, the tournament finishes), as staff
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import dataclass
 from datetime import datetime
@@ -159,7 +160,12 @@ def finish_step(match_id: int) -> Step:
         return Step.MOVED
     if bot_turns.play_bot_card(match_id):
         return Step.MOVED
-    return Step.STUCK
+    # No bot card was owed: the table moved on meanwhile (the background bots, a person), or
+    # nobody can move at all.
+    now = Match.objects.filter(pk=match_id).values_list("status", "version").first()
+    if now is None or now[0] != MatchStatus.ACTIVE:
+        return Step.FINISHED
+    return Step.MOVED if now[1] != match.version else Step.STUCK
 
 
 def finish_match_by_bots(match_id: int) -> bool:
@@ -206,7 +212,8 @@ def _go_on(round_: Round, matches_finished: int) -> RoundFinish:
     if tournament.status == TournamentStatus.FINISHED:
         return RoundFinish(round_, matches_finished, closed=True)
     if round_.number >= tournament.round_count:
-        finish_tournament(tournament_id)
+        with contextlib.suppress(Conflict):  # staff finished it meanwhile
+            finish_tournament(tournament_id)
         return RoundFinish(round_, matches_finished, closed=True, tournament_finished=True)
     creator = _round_creator(round_)
     try:
