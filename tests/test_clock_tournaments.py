@@ -6,6 +6,7 @@ Time is moved by the `clock` fixture; the worker's tasks are run with `run_due_t
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
@@ -28,6 +29,7 @@ from games.services.tournaments import round_deadlines
 from games.services.tournaments.rounds import match_options
 from tests.factories import client_for
 from tests.notify_helpers import run_due_tasks
+from tests.test_services_concurrency import race
 from tests.tournament_helpers import enter, make_players, make_tournament
 from tests.tournaments.test_tournament_admin import entries_form, rounds_form
 
@@ -448,3 +450,44 @@ def test_a_players_matches_say_when_the_round_ends(running, clock):
     player = running.entries.first().user
     page = client_for(player).get(reverse("home")).text
     assert f"the round ends {deadline:%a %-d %b, %H:%M} UTC" in page
+
+
+# ----- real races, from separate connections -----
+
+
+def concurrent_database() -> None:
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+        pytest.skip("in-memory SQLite cannot serve concurrent writers")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_person_and_the_bots_deciding_at_once_are_applied_once(running):
+    concurrent_database()
+    match = matches_of(first_round(running))[0]
+    seat, decision = owed(match)
+    state = engine.Match.from_snapshot(match.snapshot)
+    bots = round_deadlines.TIMEOUT_BOT.choose(state.view(seat.position))
+    person, _ = race(
+        lambda: person_moves(seat, match, match.version, decision),
+        lambda: round_deadlines._decide_for_person(match.pk, match.version, seat.position, bots),
+    )
+    (action,) = Action.objects.filter(match=match, seat=seat.position)
+    if action.actor == Action.Actor.PERSON:
+        assert not Seat.objects.get(pk=seat.pk).finished_by_bot
+    else:
+        assert isinstance(person, services.StaleVersion)
+        assert "The table has changed" in person.message
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_finishers_at_once_close_the_round_once(running):
+    concurrent_database()
+    round_ = first_round(running)
+    first, second = race(
+        lambda: tours.finish_round_by_bots(round_.pk), lambda: tours.finish_round_by_bots(round_.pk)
+    )
+    assert all(m.status == MatchStatus.FINISHED for m in matches_of(round_))
+    assert Round.objects.get(pk=round_.pk).status == RoundStatus.CLOSED
+    assert running.rounds.count() == 2  # the next round seated and started once
+    started = [done.next_round for done in (first, second) if done.next_round is not None]
+    assert len(started) == 1
