@@ -18,7 +18,9 @@ from django.urls import path, reverse
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_POST
 
-from games.models import Entry, Tournament, TournamentStatus
+from games.admin_rounds import RoundInline, save_deadlines
+from games.admin_time_control import TournamentForm
+from games.models import Entry, Round, Tournament, TournamentStatus
 from games.presenters.tournament import round_lines, standings_context
 from games.services import ActionRefused
 from games.services import tournaments as tours
@@ -121,6 +123,7 @@ class EntryInline(admin.TabularInline):
 
 
 class TournamentAdmin(admin.ModelAdmin):
+    form = TournamentForm
     list_display = [
         "name", "status", "registration_open", "table_size", "round_count", "length",
         "duplicate_deals", "entrant_count", "created_at",
@@ -148,13 +151,17 @@ class TournamentAdmin(admin.ModelAdmin):
             },
         ),
         (
+            "Clocks",
+            {"fields": ["decision_seconds", "bank", "timeouts_to_leave", "allow_vacation"]},
+        ),
+        (
             "Progress",
             {"fields": ["status", "registration_open", "created_at", "started_at", "finished_at"]},
         ),
         ("Rounds and tables", {"fields": ["rounds_and_tables"]}),
         ("Standings", {"fields": ["standings"]}),
     ]
-    inlines = [EntryInline]
+    inlines = [EntryInline, RoundInline]
     actions = [changelist_action(name) for name in ACTIONS]
     change_form_template = "admin/games/tournament/change_form.html"
 
@@ -190,7 +197,16 @@ class TournamentAdmin(admin.ModelAdmin):
         return SafeString(render_to_string("games/_standings.html", standings_context(obj)))
 
     def save_formset(self, request: HttpRequest, form, formset, change: bool) -> None:
-        """Save entrants; a newly withdrawn one is withdrawn through the service."""
+        """Save entrants and round deadlines, through the services where they have one.
+
+        A newly withdrawn entrant is withdrawn through the service; a round's new deadline is
+        set through the service, which queues its task.
+        """
+        if formset.model is Round:
+            formset.save(commit=False)  # what changed, for the history; nothing written here
+            changed = [obj for obj, fields in formset.changed_objects if "deadline" in fields]
+            save_deadlines(request, changed, self)
+            return
         if formset.model is not Entry:
             super().save_formset(request, form, formset, change)
             return

@@ -13,5 +13,5 @@ class GamesConfig(AppConfig):
 
         converters.register()
         # Connect the receivers: profiles, live updates, turn e-mails, timeouts, background bots.
-        from games import bot_runner, deadlines, live, signals  # noqa: F401
+        from games import bot_runner, deadlines, live, round_deadline_tasks, signals  # noqa: F401
         from games.notifications import receivers  # noqa: F401

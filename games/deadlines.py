@@ -20,6 +20,7 @@ from games.services import bot_turns
 from games.services.errors import ActionRefused
 from games.services.events import deadlines_set
 from games.services.timeouts import sweep, time_out
+from games.services.tournaments.round_deadlines import sweep_rounds
 
 logger = logging.getLogger(__name__)
 
@@ -70,4 +71,5 @@ def sweep_deadlines(context: TaskContext) -> int:
         sweep_deadlines.using(run_after=clock.now() + interval).enqueue()
     timed_out = sweep()
     bot_turns.sweep()  # tables left waiting on a bot (the server that ran it stopped)
+    sweep_rounds()  # tournament rounds past their deadline whose task was lost
     return timed_out

@@ -212,6 +212,8 @@ class Seat(models.Model):
     timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
     # The seat passed to a bot because its player let the clock run out too often.
     left_on_time = models.BooleanField(default=False)
+    # A bot made the seat's remaining decisions because its tournament round's deadline passed.
+    finished_by_bot = models.BooleanField(default=False)
     final_total = models.IntegerField(null=True, blank=True)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
 

@@ -12,7 +12,13 @@ from django.db import models
 from django.urls import reverse
 
 from games import engine
-from games.models.matches import Match, MoonOption
+from games.models.matches import (
+    MAX_BANK_SECONDS,
+    MAX_DECISION_SECONDS,
+    MIN_DECISION_SECONDS,
+    Match,
+    MoonOption,
+)
 from games.models.profiles import display_name_of
 
 
@@ -64,6 +70,31 @@ class Tournament(models.Model):
         default=True,
         help_text="Every table of the same size in a round plays the same deals, seat for seat.",
     )
+    # The time control of every table's match (games/services/clocks.py), as in the lobby.
+    decision_seconds = models.PositiveIntegerField(
+        "time for each decision",
+        null=True,
+        blank=True,
+        validators=[
+            MinValueValidator(MIN_DECISION_SECONDS),
+            MaxValueValidator(MAX_DECISION_SECONDS),
+        ],
+        help_text="Seconds allowed for each decision (1 minute to 14 days); empty: untimed.",
+    )
+    bank_seconds = models.PositiveIntegerField(
+        default=0,
+        validators=[MaxValueValidator(MAX_BANK_SECONDS)],
+        help_text="Each seat's bank of extra time, in seconds, and the most it may hold.",
+    )
+    timeouts_to_leave = models.PositiveSmallIntegerField(
+        default=2,
+        validators=[MinValueValidator(1), MaxValueValidator(10)],
+        help_text="Timeouts in a row after which a bot plays the seat for the rest of the match.",
+    )
+    allow_vacation = models.BooleanField(
+        default=False,
+        help_text="Players may pause their clocks in this tournament's matches while on vacation.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True, editable=False)
     finished_at = models.DateTimeField(null=True, blank=True, editable=False)
@@ -88,6 +119,10 @@ class Tournament(models.Model):
     def rule_set(self, players: int) -> engine.RuleSet:
         """Return the rules of this tournament's matches at a table of `players`."""
         return engine.RuleSet(players=players, target=self.target, moon=self.moon, hands=self.hands)
+
+    @property
+    def is_timed(self) -> bool:
+        return self.decision_seconds is not None
 
     @property
     def length_words(self) -> str:
@@ -139,11 +174,26 @@ class Round(models.Model):
     seated_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # Set by staff: when it passes, bots make every decision still owed at the round's tables,
+    # and the round closes (games/services/tournaments/round_deadlines.py).
+    deadline = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When it passes, bots finish every match still in play and the round closes.",
+    )
 
     class Meta:
         ordering = ["tournament", "number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="one_round_per_number")
+        ]
+        indexes = [
+            # The sweep's "which running rounds are past their deadline": few rows at any time.
+            models.Index(
+                fields=["deadline"],
+                name="round_running_deadline",
+                condition=models.Q(status="running", deadline__isnull=False),
+            ),
         ]
 
     def __str__(self) -> str:

@@ -30,6 +30,8 @@ class TableLine:
     players: tuple[str, ...]
     match: Match | None
     status: str
+    # The players whose last decisions bots made so that the round could close.
+    finished_by_bots: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,7 @@ def round_lines(tournament: Tournament, viewer=None) -> list[RoundLine]:
                     players=tuple(seat.entry.name for seat in table.seats.all()),
                     match=table.match,
                     status=table_status(table.match, match_seats, sealed=sealed),
+                    finished_by_bots=tuple(s.name for s in match_seats if s.finished_by_bot),
                 )
             )
         lines.append(RoundLine(round_, tuple(rows)))

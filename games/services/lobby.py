@@ -29,6 +29,7 @@ class MatchOptions:
     auto_finish: bool = True
     decision_seconds: int | None = None  # None: untimed (see services/clocks.py)
     bank_seconds: int = 0
+    timeouts_to_leave: int = 2  # timeouts in a row that hand the seat to a bot
     # The level of each bot seat, in seat order (`engine.LEVELS`); a seat not named is "easy".
     bot_levels: tuple[str, ...] = ()
 
@@ -129,6 +130,9 @@ def start_seated_match(
             is_private=False,
             auto_finish=options.auto_finish,
             seed=seed,
+            decision_seconds=options.decision_seconds,
+            bank_seconds=options.bank_seconds,
+            timeouts_to_leave=options.timeouts_to_leave,
         )
         Seat.objects.bulk_create(
             Seat(

@@ -1,8 +1,9 @@
-"""A staff user creates a tournament in the admin, adds entrants, seats and starts round one."""
+"""A staff user creates a timed tournament in the admin, adds entrants, seats and starts round
+one, then has bots finish it so that round two starts."""
 
 from playwright.sync_api import Page, expect
 
-from games.models import Table, Tournament
+from games.models import MatchStatus, Table, Tournament
 from tests.conftest import PASSWORD
 
 
@@ -23,6 +24,7 @@ def test_staff_create_a_tournament_seat_and_start_round_one(page, screenshot, ma
     page.get_by_label("Name:").press_sequentially("Harvest Cup")
     expect(page.get_by_label("Slug:")).to_have_value("harvest-cup")  # filled from the name
     page.get_by_label("Hands:").fill("2")
+    page.get_by_label("Time for each decision:").select_option(label="1 day")
     rows = page.locator("#entries-group tbody tr.form-row")
     for index, user in enumerate(players):
         if index:
@@ -54,3 +56,19 @@ def test_staff_create_a_tournament_seat_and_start_round_one(page, screenshot, ma
     page.goto(f"/tournaments/{tournament.slug}/")
     expect(page.get_by_role("link", name=f"Match {match_id}")).to_be_visible()
     screenshot(page, "3-public-page")
+
+    # Staff finish the round by bots, after confirming; the round closes and the next starts.
+    assert Table.objects.get(round__tournament=tournament).match.decision_seconds == 86400
+    page.goto("/admin/games/round/")
+    page.get_by_role("checkbox", name="Select this object for an action").first.check()
+    page.locator("select[name=action]").select_option(label="Finish by bots now")
+    page.get_by_role("button", name="Go").click()
+    expect(page.get_by_role("heading", name="Finish these rounds by bots?")).to_be_visible()
+    expect(page.get_by_role("main")).to_contain_text("1 match still in play")
+    screenshot(page, "4-finish-by-bots")
+    page.get_by_role("button", name="Yes, finish them by bots").click()
+    expect(page.locator(".messagelist")).to_contain_text(
+        "1 match finished by bots; the round is closed and round 2 has started."
+    )
+    first = Table.objects.get(round__tournament=tournament, round__number=1)
+    assert first.match.status == MatchStatus.FINISHED

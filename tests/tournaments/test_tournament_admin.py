@@ -45,6 +45,8 @@ def test_staff_create_a_tournament_with_entrants_in_the_admin(staff_client, db):
         "hands": 2,
         "moon": "ask",
         "duplicate_deals": "on",
+        "timeouts_to_leave": 2,
+        **rounds_form(None),
         "entries-TOTAL_FORMS": 2,
         "entries-INITIAL_FORMS": 0,
         "entries-MIN_NUM_FORMS": 0,
@@ -68,6 +70,8 @@ def test_the_admin_refuses_a_match_length_out_of_range(staff_client, db):
         "target": 100,
         "hands": 51,
         "moon": "ask",
+        "timeouts_to_leave": 2,
+        **rounds_form(None),
         "entries-TOTAL_FORMS": 0,
         "entries-INITIAL_FORMS": 0,
         "entries-MIN_NUM_FORMS": 0,
@@ -218,12 +222,29 @@ def test_staff_without_the_change_permission_are_refused(client, make_user, db):
     assert client.get(reverse("admin:games_tournament_add")).status_code == 403
 
 
+def rounds_form(tournament) -> dict:
+    """Return the change form's data for the tournament's rounds (their deadlines), unchanged."""
+    rounds = list(tournament.rounds.order_by("number")) if tournament is not None else []
+    data = {
+        "rounds-TOTAL_FORMS": len(rounds),
+        "rounds-INITIAL_FORMS": len(rounds),
+        "rounds-MIN_NUM_FORMS": 0,
+        "rounds-MAX_NUM_FORMS": 1000,
+    }
+    for index, round_ in enumerate(rounds):
+        data[f"rounds-{index}-id"] = round_.pk
+        data[f"rounds-{index}-tournament"] = tournament.pk
+    return data
+
+
 def entries_form(tournament, entries, **changes) -> dict:
     """Return the change form's data for the tournament, with changes to the entry rows."""
     data = {
         "name": tournament.name,
         "slug": tournament.slug,
         "round_count": tournament.round_count,
+        "timeouts_to_leave": tournament.timeouts_to_leave,
+        **rounds_form(tournament),
         "entries-TOTAL_FORMS": len(entries),
         "entries-INITIAL_FORMS": len(entries),
         "entries-MIN_NUM_FORMS": 0,

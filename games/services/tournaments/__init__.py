@@ -8,6 +8,11 @@ from games.services.tournaments.registration import (
     set_withdrawn,
     withdraw,
 )
+from games.services.tournaments.round_deadlines import (
+    RoundFinish,
+    finish_round_by_bots,
+    set_deadline,
+)
 from games.services.tournaments.rounds import (
     Seating,
     close_round,
@@ -18,14 +23,17 @@ from games.services.tournaments.rounds import (
 )
 
 __all__ = [
+    "RoundFinish",
     "Seating",
     "close_registration",
     "close_round",
+    "finish_round_by_bots",
     "finish_tournament",
     "match_seed",
     "open_registration",
     "register",
     "seat_next_round",
+    "set_deadline",
     "set_withdrawn",
     "standings_of",
     "start_round",

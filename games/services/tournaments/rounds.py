@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
+from games import clock
 from games.models import (
     MatchStatus,
     Round,
@@ -108,6 +109,19 @@ def seat_next_round(tournament_id: int) -> Seating:
     return Seating(round_, sizes, repeat_meetings(tables, met))
 
 
+def match_options(tournament: Tournament) -> MatchOptions:
+    """Return the options of every table's match: the tournament's rules and time control."""
+    return MatchOptions(
+        target=tournament.target,
+        moon=tournament.moon,
+        hands=tournament.hands,
+        decision_seconds=tournament.decision_seconds,
+        bank_seconds=tournament.bank_seconds,
+        timeouts_to_leave=tournament.timeouts_to_leave,
+        # allow_vacation: pass tournament.allow_vacation here once MatchOptions has the field.
+    )
+
+
 @write_transaction()
 def start_round(tournament_id: int, by) -> Round:
     """Create and start the seated round's matches, one per table, created by `by`."""
@@ -117,7 +131,12 @@ def start_round(tournament_id: int, by) -> Round:
         if round_ is not None and round_.status == RoundStatus.RUNNING:
             raise Conflict(f"Round {round_.number} has already started.")
         raise Conflict("No round is waiting to start: seat the next round first.")
-    options = MatchOptions(target=tournament.target, moon=tournament.moon, hands=tournament.hands)
+    if round_.deadline is not None and round_.deadline <= clock.now():
+        # Started now, the sweep would at once let bots finish every match.
+        raise Conflict(
+            f"Round {round_.number}'s deadline has passed: set a later one (or none) first."
+        )
+    options = match_options(tournament)
     tables = round_.tables.prefetch_related("seats__entry__user").order_by("number")
     for table in tables:
         seats = list(table.seats.all())
@@ -140,12 +159,18 @@ def start_round(tournament_id: int, by) -> Round:
 
 
 @write_transaction()
-def close_round(tournament_id: int) -> Round:
-    """Record every table's final totals; refused while any table's match is unfinished."""
+def close_round(tournament_id: int, round_id: int | None = None) -> Round:
+    """Record every table's final totals; refused while any table's match is unfinished.
+
+    Given `round_id`, close that round only: refused if the round being played is another
+    (it closed meanwhile, and the next one began).
+    """
     tournament = lock(tournament_id)
     round_ = last_round(tournament)
     if round_ is None or round_.status != RoundStatus.RUNNING:
         raise Conflict("No round is being played: there is nothing to close.")
+    if round_id is not None and round_.pk != round_id:
+        raise Conflict(f"Round {round_.number} is being played: the earlier round is closed.")
     tables = list(round_.tables.select_related("match").order_by("number"))
     unfinished = [t for t in tables if t.match is None or t.match.status != MatchStatus.FINISHED]
     if unfinished:
