@@ -9,7 +9,19 @@ from games.services import writes
 
 
 def holds_turn() -> bool:
-    return writes._writers.locked()
+    """Say whether some thread holds the writers' turn (it is re-entrant: ask from another)."""
+    free: list[bool] = []
+
+    def probe() -> None:
+        taken = writes._writers.acquire(blocking=False)
+        if taken:
+            writes._writers.release()
+        free.append(taken)
+
+    thread = threading.Thread(target=probe)
+    thread.start()
+    thread.join()
+    return not free[0]
 
 
 @pytest.mark.django_db(transaction=True)

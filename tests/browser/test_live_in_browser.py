@@ -229,3 +229,42 @@ def test_a_player_joining_an_open_match_appears_at_the_creator_s_table(
         assert alice.evaluate("window.__notReloaded") is True
         screenshot(alice, "bob-joined")
         alice.context.close()
+
+
+def test_bots_that_search_think_in_the_background_and_their_cards_arrive_live(
+    browser, screenshot, site
+):
+    base, _ = site
+    alice = player_page(browser, base, "alice")
+    alice.get_by_role("link", name="Lobby", exact=True).click()
+    alice.get_by_label("Players").select_option("4")
+    alice.get_by_label("Seats filled by bots").fill("3")
+    for bot in (1, 2, 3):  # normal is the lobby's default; say so, as a player would see it
+        expect(alice.get_by_label(f"Level of bot {bot}")).to_have_value("normal")
+    alice.get_by_role("button", name="Create the match").click()
+    live(alice, "following")
+    alice.evaluate("window.__notReloaded = true")
+    hand = alice.locator("#hand")
+    for checkbox in hand.locator(".pass-choice input[type=checkbox]").all()[:3]:
+        checkbox.check()
+    alice.get_by_role("button", name="Pass these three cards").click()
+    expect(hand.locator(".pass-record")).to_be_visible()
+
+    answers_with_a_thinking_bot = 0
+    for card in range(6):
+        # The bots' cards come over the socket: the page offers alice a card once they have.
+        expect(alice.locator(PLAYABLE).first).to_be_visible()
+        with alice.expect_response(lambda r: "/play/" in r.url) as answer:
+            alice.locator(PLAYABLE).first.click()
+        assert answer.value.status == 200
+        # The answer is the table as alice's card left it: a bot to play is shown thinking,
+        # and no bot's card was searched for within her request.
+        if "thinking…" in answer.value.text():
+            answers_with_a_thinking_bot += 1
+        if card == 1:
+            screenshot(alice, "alice-after-a-card")
+    assert answers_with_a_thinking_bot >= 1
+    expect(alice.locator(PLAYABLE).first).to_be_visible()
+    expect(alice.locator("#table")).not_to_contain_text("thinking…")
+    assert alice.evaluate("window.__notReloaded") is True
+    screenshot(alice, "alice-to-play-again")

@@ -33,12 +33,21 @@ def row_for_hand_one(page: Page):
     return page.locator("#scores").get_by_role("rowheader", name="1", exact=True)
 
 
+def three_easy_bots(page: Page) -> None:
+    """Ask the lobby for three easy bots: they answer within the person's request, and the
+    live server of these tests speaks no WebSocket to bring the searching bots' cards later
+    (`test_live_in_browser.py` follows those)."""
+    page.get_by_label("Seats filled by bots").fill("3")
+    for bot in (1, 2, 3):
+        page.get_by_label(f"Level of bot {bot}").select_option("easy")
+
+
 def past_the_pass_against_three_bots(page: Page, hands: int = 0) -> Locator:
     """Create a match against three bots from the lobby, pass its first three cards, and
     return the hand. `hands`: a fixed number of hands, or 0 to play to the target score."""
     page.get_by_role("link", name="Lobby", exact=True).click()
     page.get_by_label("Fixed number of hands").fill(str(hands))
-    page.get_by_label("Seats filled by bots").fill("3")
+    three_easy_bots(page)
     page.get_by_role("button", name="Create the match").click()
     hand = page.locator("#hand")
     for words in cards_named(page, "#hand .pass-choice label")[:3]:
@@ -54,7 +63,7 @@ def test_a_player_passes_and_plays_a_hand_against_three_bots(page, screenshot, m
 
     page.get_by_role("link", name="Lobby", exact=True).click()
     page.get_by_label("Players").select_option("4")
-    page.get_by_label("Seats filled by bots").fill("3")
+    three_easy_bots(page)
     screenshot(page, "1-lobby")
     page.get_by_role("button", name="Create the match").click()
 
