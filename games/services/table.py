@@ -8,12 +8,12 @@ log, the score sheet and who is to act, in the one transaction the caller opened
 
 import random
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
 
-from games import engine
+from games import clock, engine
 from games.models import Action, BotLevel, Hand, Match, MatchStatus, ScoreLine, Seat
 from games.models.profiles import wants_forced_play
 from games.services import clocks, states
@@ -46,7 +46,7 @@ CHANGING_FIELDS = [
 ]  # fmt: skip
 SEAT_CHANGES = [
     "to_act", "waiting_since", "deadline", "bank_left", "timeouts_in_a_row", "resigned",
-    "left_on_time",
+    "left_on_time", "paused_left", "remind_at", "reminded",
 ]  # fmt: skip
 
 
@@ -103,7 +103,7 @@ class LockedTable:
         self._decided: set[int] = set()  # the seats that made a decision in this change
         self._before = (match.hand_no, match.status)
         self._new_version = match.version + 1
-        self._now = timezone.now()
+        self._now = clock.now()
 
     @classmethod
     def lock(cls, match_id: int) -> "LockedTable":
@@ -122,6 +122,11 @@ class LockedTable:
         for seat in seats:
             seat.match = match  # the locked instance, not a second copy read on demand
         return cls(match, seats)
+
+    @property
+    def now(self) -> datetime:
+        """The moment this change is made at: every time it writes is this one."""
+        return self._now
 
     @property
     def game(self) -> engine.Match:
@@ -439,7 +444,7 @@ class LockedTable:
                 clocks.start(seat, self.match, self._now)
             elif not to_act:
                 seat.waiting_since = None
-                seat.deadline = None
+                clocks.stop(seat)
             if _turn_marks(seat) != self._seats_before.get(seat.pk):
                 changed.append(seat)
         return changed
@@ -470,5 +475,5 @@ def _turn_marks(seat: Seat) -> tuple:
     """What `_update_turns` and a timeout may change on a seat, to tell which seats to write."""
     return (
         seat.to_act, seat.waiting_since, seat.deadline, seat.bank_left, seat.timeouts_in_a_row,
-        seat.resigned, seat.left_on_time,
+        seat.resigned, seat.left_on_time, seat.paused_left, seat.remind_at, seat.reminded,
     )  # fmt: skip
