@@ -121,6 +121,13 @@ class CreateMatchForm(forms.Form):
         error_messages={"invalid_choice": "Choose one of the banks offered."},
     )
 
+    allow_vacation = forms.BooleanField(
+        label="Stop a player's clock while they are on vacation",
+        required=False,
+        initial=True,
+        help_text="Players earn vacation days by playing; see the profile page.",
+    )
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         players, bots = data.get("players"), data.get("bots")
@@ -141,6 +148,7 @@ class CreateMatchForm(forms.Form):
             auto_finish=data["auto_finish"],
             decision_seconds=data["decision_seconds"],
             bank_seconds=(data["decision_seconds"] or 0) * data["bank"],
+            allow_vacation=data["allow_vacation"],
             bot_levels=tuple(data["bot_levels"] or ())[: data["bots"]],
         )
 

@@ -29,6 +29,8 @@ class MatchOptions:
     auto_finish: bool = True
     decision_seconds: int | None = None  # None: untimed (see services/clocks.py)
     bank_seconds: int = 0
+    # Whether a player on vacation has their clock stopped here (services/vacations.py).
+    allow_vacation: bool = True
     # The level of each bot seat, in seat order (`engine.LEVELS`); a seat not named is "easy".
     bot_levels: tuple[str, ...] = ()
 
@@ -82,6 +84,7 @@ def create_match(user, options: MatchOptions) -> Match:
             seed=secrets.randbits(62),
             decision_seconds=options.decision_seconds,
             bank_seconds=options.bank_seconds,
+            allow_vacation=options.allow_vacation,
         )
         first_bot = options.players - options.bots
         Seat.objects.bulk_create(
@@ -129,6 +132,7 @@ def start_seated_match(
             is_private=False,
             auto_finish=options.auto_finish,
             seed=seed,
+            allow_vacation=options.allow_vacation,
         )
         Seat.objects.bulk_create(
             Seat(
