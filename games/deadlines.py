@@ -2,7 +2,9 @@
 
 Each decision a clock starts on queues `time_out_seat` to run at its deadline. The worker may
 be down when a deadline passes, or a task may be lost with a database restored from a backup:
-`sweep_deadlines` runs every `SWEEP_INTERVAL_SECONDS` and times out whatever is overdue. Both
+`sweep_deadlines` runs every `SWEEP_INTERVAL_SECONDS` and times out whatever is overdue (and
+ends vacations whose days are over, sends the reminders due, and gives up open matches that
+never filled). Both
 go through `services.timeouts.time_out`, which does nothing for a decision already made, so a
 deadline met twice (by its task and by the sweep) is met once.
 """
@@ -16,7 +18,8 @@ from django_tasks import TaskContext, TaskResultStatus, task
 from django_tasks_db.models import DBTaskResult
 
 from games import clock
-from games.services import bot_turns
+from games.notifications import reminders
+from games.services import bot_turns, stalled, vacations
 from games.services.errors import ActionRefused
 from games.services.events import deadlines_set
 from games.services.timeouts import sweep, time_out
@@ -61,6 +64,13 @@ def ensure_sweep_scheduled() -> bool:
     return True
 
 
+def _run(part) -> None:
+    try:
+        part()
+    except Exception:
+        logger.exception("The sweep's %s failed", part.__name__)
+
+
 @task(takes_context=True)
 def sweep_deadlines(context: TaskContext) -> int:
     """Time out every overdue decision, move tables stuck on a bot, and queue the next sweep."""
@@ -68,6 +78,11 @@ def sweep_deadlines(context: TaskContext) -> int:
     if not pending_sweeps().exclude(id=context.task_result.id).exists():
         interval = timedelta(seconds=settings.SWEEP_INTERVAL_SECONDS)
         sweep_deadlines.using(run_after=clock.now() + interval).enqueue()
+    # Vacations first, so that the clocks they start again are met below. Each part on its own:
+    # one failing must not keep the others from their work.
+    _run(vacations.sweep)
     timed_out = sweep()
+    _run(reminders.send_due_reminders)
+    _run(stalled.expire_open_matches)
     bot_turns.sweep()  # tables left waiting on a bot (the server that ran it stopped)
     return timed_out

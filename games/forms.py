@@ -242,6 +242,21 @@ class BotSeatForm(SeatForm):
         return self.cleaned_data.get("level") or BotLevel.NORMAL
 
 
+class HandOverForm(forms.Form):
+    """The silent seat to hand to a bot."""
+
+    position = forms.IntegerField(
+        min_value=0,
+        max_value=6,
+        error_messages={
+            "required": "Choose the seat to hand to a bot.",
+            "invalid": "There is no such seat at this table.",
+            "min_value": "There is no such seat at this table.",
+            "max_value": "There is no such seat at this table.",
+        },
+    )
+
+
 class JoinForm(forms.Form):
     """Join an open match, with the invite code a private match needs."""
 
