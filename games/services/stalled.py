@@ -53,7 +53,7 @@ def expire_open_match(match_id: int, now: datetime | None = None) -> Changed:
 def expire_open_matches(now: datetime | None = None, limit: int | None = None) -> int:
     """Give up every open match left unfilled too long; return how many.
 
-    One range read on the partial index `match_open_created`: only open matches are in it.
+    One range read on the index `match_status_created`.
     """
     now = now or clock.now()
     stale = (
