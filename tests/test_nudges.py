@@ -81,7 +81,9 @@ def test_a_second_nudge_within_a_day_is_refused_with_when_it_is_allowed(
 
 def test_without_javascript_the_nudge_comes_back_to_the_table(bob, waiting_on_alice):
     response = nudge(bob, waiting_on_alice, htmx=False)
-    assert response.status_code == 302 and response["Location"] == f"/matches/{waiting_on_alice.pk}/"
+    assert (
+        response.status_code == 302 and response["Location"] == f"/matches/{waiting_on_alice.pk}/"
+    )
 
 
 def test_nobody_to_nudge_is_a_conflict(alice, clock):
@@ -120,6 +122,8 @@ def test_nudging_needs_a_post_and_a_sign_in(client, bob, waiting_on_alice):
 
 
 def test_the_table_offers_the_button_to_the_waiting_player_only(alice, bob, waiting_on_alice):
-    assert "Nudge the players to act" in client_for(bob).get(waiting_on_alice.get_absolute_url()).text
+    assert (
+        "Nudge the players to act" in client_for(bob).get(waiting_on_alice.get_absolute_url()).text
+    )
     page = client_for(alice).get(waiting_on_alice.get_absolute_url()).text
     assert "Nudge the players to act" not in page

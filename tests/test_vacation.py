@@ -17,9 +17,7 @@ DAY = timedelta(days=1)
 
 
 def timed_match(user, seconds=86400, **options) -> Match:
-    return services.create_match(
-        user, MatchOptions(bots=3, decision_seconds=seconds, **options)
-    )
+    return services.create_match(user, MatchOptions(bots=3, decision_seconds=seconds, **options))
 
 
 def seat_of(match, position=0) -> Seat:

@@ -11,8 +11,8 @@ from games.models.matches import (
     Seat,
     new_invite_code,
 )
-from games.models.nudges import Nudge
 from games.models.notifications import NotificationSettings, notification_settings_for
+from games.models.nudges import Nudge
 from games.models.profiles import Profile, display_name_of
 from games.models.tournaments import (
     Entry,

@@ -52,7 +52,7 @@ def _claim_seats(due: list[tuple[int, int, datetime]]) -> list[int]:
 
 
 def _waiting_seats(pks: list[int]):
-    """The claimed seats whose decision is still owed in a match in play, as the e-mail names them."""
+    """The claimed seats whose decision is still owed, with what the e-mail names."""
     return (
         Seat.objects.filter(pk__in=pks, to_act=True, resigned=False)
         .filter(match__status=MatchStatus.ACTIVE)

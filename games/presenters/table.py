@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from games import clock, engine
 from games.models import Match, MatchStatus, Seat
+from games.models.profiles import away_until as away_until_of
 from games.services import clocks
 from games.services.table import SEARCHING_LEVELS, bot_level_of
 
@@ -137,7 +138,7 @@ def away_until(seat: Seat, now: datetime) -> datetime | None:
         return None
     if not clocks.is_paused_for(seat, seat.match, now):
         return None
-    return seat.user.profile.away_until
+    return away_until_of(seat.user)
 
 
 def places(seats: Sequence[Seat], me: Seat | None, view: engine.PublicView | None) -> list[Place]:

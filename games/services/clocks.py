@@ -26,8 +26,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from games.models import Match, Seat
-from games.models.profiles import away_until
 from games.models.matches import MAX_BANK_SECONDS, MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
+from games.models.profiles import away_until
 from games.services.errors import BadInput
 
 # The share of an allowance left unused that flows back into the bank.
@@ -70,7 +70,7 @@ def fill_banks(seats: list[Seat], match: Match) -> None:
 
 
 def is_paused_for(seat: Seat, match: Match, now: datetime) -> bool:
-    """Say whether the seat's clock stands still now: its player is away, and the match allows it."""
+    """Say whether the seat's clock stands still now: its player is away, the match allows it."""
     if not match.allow_vacation or seat.user_id is None:
         return False
     until = away_until(seat.user)

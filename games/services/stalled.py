@@ -84,9 +84,7 @@ def hand_over(user, match_id: int, position: int, now: datetime | None = None) -
         table.require_in_play()
         now = now or clock.now()
         if table.match.is_timed:
-            raise Conflict(
-                "This match is timed: its clock hands a silent seat to a bot by itself."
-            )
+            raise Conflict("This match is timed: its clock hands a silent seat to a bot by itself.")
         seat = next((s for s in table.seats if s.position == position), None)
         if seat is None:
             raise BadInput("There is no such seat at this table.")

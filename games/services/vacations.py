@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 
 from games import clock
-from games.models import Match, MatchStatus, Profile, Seat
+from games.models import MatchStatus, Profile, Seat
 from games.services import clocks
 from games.services.errors import BadInput, Conflict
 from games.services.table import LockedTable
@@ -160,15 +160,6 @@ def end_vacation(user, now: datetime | None = None, *, early: bool = True) -> Va
 
 
 _VACATION_FIELDS = ["vacation_days", "vacation_counted_at", "away_since", "away_until"]
-
-
-def away_until_in(match: Match, seat: Seat) -> datetime | None:
-    """Return when the seat's player is back, if they are away and the match stops their clock."""
-    if seat.resigned or seat.is_bot or seat.user_id is None:
-        return None
-    if not clocks.is_paused_for(seat, match, clock.now()):
-        return None
-    return seat.user.profile.away_until
 
 
 def sweep(now: datetime | None = None, limit: int | None = None) -> int:
