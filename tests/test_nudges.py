@@ -127,3 +127,21 @@ def test_the_table_offers_the_button_to_the_waiting_player_only(alice, bob, wait
     )
     page = client_for(alice).get(waiting_on_alice.get_absolute_url()).text
     assert "Nudge the players to act" not in page
+
+
+@pytest.mark.parametrize("endpoint", ["nudge", "hand_over"])
+@pytest.mark.parametrize(
+    "data", [{}, {"position": "\x00"}, {"position": "9" * 40}, {"position": ["1", "x"]}]
+)
+def test_garbage_at_the_new_actions_is_never_a_server_error(
+    alice, bob, waiting_on_alice, endpoint, data
+):
+    from django.test import Client
+
+    for user in (alice, bob):
+        client = Client(raise_request_exception=False)
+        client.force_login(user)
+        for pk in (waiting_on_alice.pk, 999_999):
+            for extra in ({}, HTMX):
+                response = client.post(reverse(endpoint, args=[pk]), data, **extra)
+                assert response.status_code < 500, (endpoint, data, response.status_code)
