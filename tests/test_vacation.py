@@ -174,3 +174,28 @@ def test_the_lobby_offers_the_option_and_the_match_keeps_it(alice):
     assert Match.objects.latest("pk").allow_vacation is False  # an unticked box
     client.post(reverse("create_match"), {**form, "allow_vacation": "on"})
     assert Match.objects.latest("pk").allow_vacation is True
+
+
+def test_the_worker_s_sweep_ends_vacations_and_the_clock_then_runs_out(alice, clock):
+    from games.deadlines import ensure_sweep_scheduled
+    from tests.notify_helpers import run_due_tasks
+
+    joined(alice, 0)
+    match = timed_match(alice, seconds=3600)
+    clock.advance(minutes=30)
+    vacations.take_vacation(alice, 1)
+    ensure_sweep_scheduled()
+    run_due_tasks(clock.advance(days=1))
+    assert Profile.objects.get(user=alice).away_until is None
+    assert seat_of(match).deadline == clock.now() + timedelta(minutes=30)
+    assert timeouts.sweep(clock.advance(minutes=31)) == 1
+
+
+def test_a_deadline_already_past_is_not_saved_by_a_vacation(alice, clock):
+    joined(alice, 0)
+    match = timed_match(alice, seconds=3600)
+    deadline = seat_of(match).deadline
+    clock.advance(hours=2)  # the worker has not met it yet
+    vacations.take_vacation(alice, 1)
+    assert seat_of(match).deadline == deadline and seat_of(match).paused_left is None
+    assert timeouts.sweep(clock.now()) == 1
