@@ -2,14 +2,15 @@
 
 Each decision a clock starts on queues `time_out_seat` to run at its deadline. The worker may
 be down when a deadline passes, or a task may be lost with a database restored from a backup:
-`sweep_deadlines` runs every `SWEEP_INTERVAL_SECONDS` and times out whatever is overdue (and
-ends vacations whose days are over, sends the reminders due, and gives up open matches that
-never filled). Both
+`sweep_deadlines` runs every `SWEEP_INTERVAL_SECONDS` and times out whatever is overdue. Both
 go through `services.timeouts.time_out`, which does nothing for a decision already made, so a
-deadline met twice (by its task and by the sweep) is met once.
+deadline met twice (by its task and by the sweep) is met once. The sweep also ends vacations
+whose days are over, sends the reminders due and closes open matches that never filled, each
+through one indexed read.
 """
 
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -64,7 +65,8 @@ def ensure_sweep_scheduled() -> bool:
     return True
 
 
-def _run(part) -> None:
+def _run(part: Callable[[], int]) -> None:
+    """Run one part of the sweep; a failure is logged, and the other parts still run."""
     try:
         part()
     except Exception:
