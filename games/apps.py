@@ -14,4 +14,4 @@ class GamesConfig(AppConfig):
         converters.register()
         # Connect the receivers: profiles, live updates, turn e-mails, timeouts, background bots.
         from games import bot_runner, deadlines, live, round_deadline_tasks, signals  # noqa: F401
-        from games.notifications import receivers  # noqa: F401
+        from games.notifications import notices, receivers  # noqa: F401

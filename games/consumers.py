@@ -121,6 +121,11 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         """Tell the page that its user must act in a match."""
         await self.send_json({key: event[key] for key in NOTICE_FIELDS if key in event})
 
+    async def match_notice(self, event: dict) -> None:
+        """Tell the page of a notice about one of its user's matches (a nudge, say)."""
+        keys = ("type", "match", "kind", "text")
+        await self.send_json({key: event[key] for key in keys})
+
     async def tournament_seated(self, event: dict) -> None:
         """Tell the page where its user is seated in a tournament's round."""
         keys = ("type", "tournament", "round", "table", "url")

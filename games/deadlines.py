@@ -4,10 +4,13 @@ Each decision a clock starts on queues `time_out_seat` to run at its deadline. T
 be down when a deadline passes, or a task may be lost with a database restored from a backup:
 `sweep_deadlines` runs every `SWEEP_INTERVAL_SECONDS` and times out whatever is overdue. Both
 go through `services.timeouts.time_out`, which does nothing for a decision already made, so a
-deadline met twice (by its task and by the sweep) is met once.
+deadline met twice (by its task and by the sweep) is met once. The sweep also ends vacations
+whose days are over, sends the reminders due and closes open matches that never filled, each
+through one indexed read.
 """
 
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -16,7 +19,8 @@ from django_tasks import TaskContext, TaskResultStatus, task
 from django_tasks_db.models import DBTaskResult
 
 from games import clock
-from games.services import bot_turns
+from games.notifications import reminders
+from games.services import bot_turns, stalled, vacations
 from games.services.errors import ActionRefused
 from games.services.events import deadlines_set
 from games.services.timeouts import sweep, time_out
@@ -62,6 +66,14 @@ def ensure_sweep_scheduled() -> bool:
     return True
 
 
+def _run(part: Callable[[], int]) -> None:
+    """Run one part of the sweep; a failure is logged, and the other parts still run."""
+    try:
+        part()
+    except Exception:
+        logger.exception("The sweep's %s failed", part.__name__)
+
+
 @task(takes_context=True)
 def sweep_deadlines(context: TaskContext) -> int:
     """Time out every overdue decision, move tables stuck on a bot, and queue the next sweep."""
@@ -69,7 +81,12 @@ def sweep_deadlines(context: TaskContext) -> int:
     if not pending_sweeps().exclude(id=context.task_result.id).exists():
         interval = timedelta(seconds=settings.SWEEP_INTERVAL_SECONDS)
         sweep_deadlines.using(run_after=clock.now() + interval).enqueue()
+    # Vacations first, so that the clocks they start again are met below. Each part on its own:
+    # one failing must not keep the others from their work.
+    _run(vacations.sweep)
     timed_out = sweep()
+    _run(reminders.send_due_reminders)
+    _run(stalled.expire_open_matches)
     bot_turns.sweep()  # tables left waiting on a bot (the server that ran it stopped)
     sweep_rounds()  # tournament rounds past their deadline whose task was lost
     return timed_out

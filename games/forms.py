@@ -121,6 +121,13 @@ class CreateMatchForm(forms.Form):
         error_messages={"invalid_choice": "Choose one of the banks offered."},
     )
 
+    allow_vacation = forms.BooleanField(
+        label="Stop a player's clock while they are on vacation",
+        required=False,
+        initial=True,
+        help_text="Players earn vacation days by playing; see the profile page.",
+    )
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         players, bots = data.get("players"), data.get("bots")
@@ -141,6 +148,7 @@ class CreateMatchForm(forms.Form):
             auto_finish=data["auto_finish"],
             decision_seconds=data["decision_seconds"],
             bank_seconds=(data["decision_seconds"] or 0) * data["bank"],
+            allow_vacation=data["allow_vacation"],
             bot_levels=tuple(data["bot_levels"] or ())[: data["bots"]],
         )
 
@@ -232,6 +240,21 @@ class BotSeatForm(SeatForm):
 
     def clean_level(self) -> str:
         return self.cleaned_data.get("level") or BotLevel.NORMAL
+
+
+class HandOverForm(forms.Form):
+    """The silent seat to hand to a bot."""
+
+    position = forms.IntegerField(
+        min_value=0,
+        max_value=6,
+        error_messages={
+            "required": "Choose the seat to hand to a bot.",
+            "invalid": "There is no such seat at this table.",
+            "min_value": "There is no such seat at this table.",
+            "max_value": "There is no such seat at this table.",
+        },
+    )
 
 
 class JoinForm(forms.Form):

@@ -17,7 +17,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.dispatch import receiver
 
-from games.services.events import match_changed, tournament_seated
+from games.services.events import match_changed, match_notice, tournament_seated
 
 logger = logging.getLogger(__name__)
 
@@ -134,3 +134,13 @@ def relay_seated(
         "url": url,
     }
     _send([(user_group(user_id), event)], f"the seat of user {user_id}")
+
+
+@receiver(match_notice, dispatch_uid="games.live.notice")
+def relay_notice(
+    sender, *, match_id: int, user_ids: list[int], kind: str, text: str, **kwargs
+) -> None:
+    """Tell each player concerned of a notice about a match (a nudge, a match given up)."""
+    event = {"type": "match.notice", "match": match_id, "kind": kind, "text": text}
+    messages = [(user_group(user_id), event) for user_id in sorted(set(user_ids))]
+    _send(messages, f"a notice of match {match_id}")

@@ -252,6 +252,12 @@ SWEEP_INTERVAL_SECONDS = int(os.environ.get("SWEEP_INTERVAL_SECONDS", "60"))
 SWEEP_BATCH = int(os.environ.get("SWEEP_BATCH", "500"))
 # A table waiting this long on a bot that searches (its runner stopped, say) is moved by the sweep.
 BOT_STUCK_SECONDS = int(os.environ.get("BOT_STUCK_SECONDS", "30"))
+# Reminders of near deadlines (games/notifications/reminders.py): at most one e-mail this often.
+REMINDER_GAP_SECONDS = int(os.environ.get("REMINDER_GAP_SECONDS", "3600"))
+# Open matches that never fill are given up after this many days (games/services/stalled.py);
+# in an untimed match, a seat silent this many days may be handed to a bot by the others.
+OPEN_MATCH_EXPIRY_DAYS = int(os.environ.get("OPEN_MATCH_EXPIRY_DAYS", "7"))
+SILENT_SEAT_DAYS = int(os.environ.get("SILENT_SEAT_DAYS", "30"))
 
 # --- Internationalisation --------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"

@@ -8,6 +8,7 @@ from django.db import models
 from games import names
 from games.accounts.names import clean_display_name
 from games.models import NotificationSettings, Profile
+from games.services import vacations
 
 
 def _email_in_use(email: str, other_than=None) -> bool:
@@ -130,8 +131,12 @@ class EmailForm(forms.Form):
             return False
         return (
             NotificationSettings.objects.filter(user=self.user)
-            .filter(models.Q(turn_emails=True) | models.Q(daily_digest=True))
-            .update(turn_emails=False, daily_digest=False)
+            .filter(
+                models.Q(turn_emails=True)
+                | models.Q(daily_digest=True)
+                | models.Q(deadline_reminders=True)
+            )
+            .update(turn_emails=False, daily_digest=False, deadline_reminders=False)
             > 0
         )
 
@@ -141,13 +146,30 @@ class NotificationForm(forms.ModelForm):
 
     class Meta:
         model = NotificationSettings
-        fields = ("turn_emails", "daily_digest")
+        fields = ("turn_emails", "daily_digest", "deadline_reminders")
 
     def clean(self):
         cleaned = super().clean()
-        wanted = cleaned.get("turn_emails") or cleaned.get("daily_digest")
+        wanted = any(cleaned.get(name) for name in self.Meta.fields)
         if wanted and not self.instance.user.email:
             raise forms.ValidationError(
                 "Your account has no e-mail address, so there is nowhere to send e-mails."
             )
         return cleaned
+
+
+class VacationForm(forms.Form):
+    """How many whole days to go away for (the service checks them against the days left)."""
+
+    days = forms.IntegerField(
+        label="Days away",
+        min_value=1,
+        max_value=vacations.MOST_DAYS,
+        initial=1,
+        error_messages={
+            "required": "Say how many days you will be away.",
+            "invalid": "Days away must be a whole number.",
+            "min_value": "Take at least one day of vacation.",
+            "max_value": f"A vacation lasts at most {vacations.MOST_DAYS} days.",
+        },
+    )

@@ -12,6 +12,8 @@ urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("profile/email-address/", views.change_email, name="change_email"),
     path("profile/emails/", views.notification_settings, name="notification_settings"),
+    path("profile/vacation/", views.take_vacation, name="take_vacation"),
+    path("profile/vacation/end/", views.end_vacation, name="end_vacation"),
     path("password/change/", views.PasswordChangeView.as_view(), name="password_change"),
     path(
         "password/change/done/",

@@ -17,10 +17,12 @@ from games.accounts.forms import (
     NotificationForm,
     ProfileForm,
     SignUpForm,
+    VacationForm,
 )
 from games.accounts.resets import QueuedPasswordResetForm
 from games.models import Profile, notification_settings_for
 from games.notifications import tasks
+from games.services import ActionRefused, vacations
 
 # A form sent back with errors is a client error: say so with 400, not 200.
 BAD_INPUT = 400
@@ -117,6 +119,7 @@ def _profile_page(
     form: ProfileForm | None = None,
     notifications: NotificationForm | None = None,
     email: EmailForm | None = None,
+    vacation: VacationForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
     """Render the profile page with its forms: display name, e-mail address, e-mails."""
@@ -129,7 +132,14 @@ def _profile_page(
         notifications = NotificationForm(instance=notification_settings_for(request.user))
     if email is None:
         email = EmailForm(request.user, request)
-    context = {"form": form, "notifications": notifications, "email_form": email}
+    context = {
+        "form": form,
+        "notifications": notifications,
+        "email_form": email,
+        "vacation_form": vacation or VacationForm(),
+        "vacation": vacations.state_of(request.user),
+        "vacation_rule": {"start": vacations.STARTING_DAYS, "most": vacations.MOST_DAYS},
+    }
     return render(request, "accounts/profile.html", context, status=status)
 
 
@@ -181,3 +191,39 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
         messages.success(request, "Your e-mail settings have been saved.")
         return redirect("profile")
     return _profile_page(request, notifications=form, status=BAD_INPUT)
+
+
+@login_required
+@require_POST
+def take_vacation(request: HttpRequest) -> HttpResponse:
+    """Go away for some whole days: the player's clocks stop where their matches allow it."""
+    form = VacationForm(request.POST)
+    if not form.is_valid():
+        return _profile_page(request, vacation=form, status=BAD_INPUT)
+    try:
+        taken = vacations.take_vacation(request.user, form.cleaned_data["days"])
+    except ActionRefused as refusal:
+        form.add_error(None, refusal.message)
+        return _profile_page(request, vacation=form, status=refusal.status)
+    days = form.cleaned_data["days"]
+    messages.success(
+        request,
+        f"You are on vacation for {days} day{'s' if days != 1 else ''}; "
+        f"{taken.days} left to take later.",
+    )
+    return redirect("profile")
+
+
+@login_required
+@require_POST
+def end_vacation(request: HttpRequest) -> HttpResponse:
+    """End the vacation now: clocks start again, and whole days not yet begun are given back."""
+    try:
+        ended = vacations.end_vacation(request.user)
+    except ActionRefused as refusal:
+        messages.error(request, refusal.message)
+        return _profile_page(request, status=refusal.status)
+    messages.success(
+        request, f"Welcome back: your clocks run again. You have {ended.days} days of vacation."
+    )
+    return redirect("profile")

@@ -12,6 +12,7 @@ from games.models.matches import (
     new_invite_code,
 )
 from games.models.notifications import NotificationSettings, notification_settings_for
+from games.models.nudges import Nudge
 from games.models.profiles import Profile, display_name_of
 from games.models.tournaments import (
     Entry,
@@ -32,6 +33,7 @@ __all__ = [
     "MatchStatus",
     "MoonOption",
     "NotificationSettings",
+    "Nudge",
     "Profile",
     "Round",
     "RoundStatus",

@@ -104,6 +104,12 @@ class Match(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(10)],
         help_text="Timeouts in a row after which a bot plays the seat for the rest of the match.",
     )
+    # Whether a player on vacation (games/services/vacations.py) stops their clock here.
+    allow_vacation = models.BooleanField(
+        default=True, help_text="A player on vacation has their clock stopped in this match."
+    )
+    # When an open match that never filled was given up (games/services/stalled.py).
+    expired_at = models.DateTimeField(null=True, blank=True)
     # Where a hand's random deal comes from: the match seed and the hand number. Matches
     # with the same seed and table size get the same deals, hand for hand.
     seed = models.BigIntegerField(default=0)
@@ -120,6 +126,9 @@ class Match(models.Model):
                 name="match_bots_due",
                 condition=models.Q(bots_due_since__isnull=False),
             ),
+            # The sweep's "which open matches never filled": a range of one status. (A partial
+            # index on status = 'open' would not serve a query whose status is a parameter.)
+            models.Index(fields=["status", "created_at"], name="match_status_created"),
         ]
 
     def __str__(self) -> str:
@@ -210,10 +219,18 @@ class Seat(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)
     bank_left = models.PositiveIntegerField(default=0)
     timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
-    # The seat passed to a bot because its player let the clock run out too often.
+    # The seat passed to a bot because its player let the clock run out too often (or, in an
+    # untimed match, made no move for so long that the others handed it over).
     left_on_time = models.BooleanField(default=False)
     # A bot made the seat's remaining decisions because its tournament round's deadline passed.
     finished_by_bot = models.BooleanField(default=False)
+    # While its player is on vacation: the seconds its clock had left when it stopped (the
+    # deadline is then empty, so no sweep meets it).
+    paused_left = models.PositiveIntegerField(null=True, blank=True)
+    # When the reminder for the decision owed falls due (None: none is owed), and whether one
+    # went for this decision: each decision gets at most one (games/notifications/reminders.py).
+    remind_at = models.DateTimeField(null=True, blank=True)
+    reminded = models.BooleanField(default=False)
     final_total = models.IntegerField(null=True, blank=True)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
 
@@ -234,6 +251,12 @@ class Seat(models.Model):
                 fields=["deadline"],
                 name="seat_deadline",
                 condition=models.Q(deadline__isnull=False),
+            ),
+            # The sweep's "which reminders are due": only seats owed one.
+            models.Index(
+                fields=["remind_at"],
+                name="seat_remind_at",
+                condition=models.Q(remind_at__isnull=False),
             ),
         ]
 

@@ -20,10 +20,19 @@ class NotificationSettings(models.Model):
         verbose_name="Send me a daily digest of the matches waiting for me",
         help_text="At most one a day, and only when a match waits for you.",
     )
+    deadline_reminders = models.BooleanField(
+        default=False,
+        verbose_name="E-mail me when a deadline of mine is near",
+        help_text=(
+            "Once per decision, when a fifth of the time for it is left (at least an hour "
+            "before the deadline); several at once come in one e-mail."
+        ),
+    )
     # Written at most about once a minute by the last-seen middleware.
     last_seen = models.DateTimeField(null=True, blank=True)
     last_turn_email_at = models.DateTimeField(null=True, blank=True)
     last_digest_at = models.DateTimeField(null=True, blank=True)
+    last_reminder_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = "notification settings"
@@ -34,7 +43,7 @@ class NotificationSettings(models.Model):
 
     @property
     def any_email(self) -> bool:
-        return self.turn_emails or self.daily_digest
+        return self.turn_emails or self.daily_digest or self.deadline_reminders
 
 
 def notification_settings_for(user) -> NotificationSettings:

@@ -1,5 +1,7 @@
 """Players and their profiles."""
 
+from datetime import datetime
+
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import models
@@ -28,6 +30,23 @@ class Profile(models.Model):
         help_text="When only one card in your hand may be played, play it for you at once.",
     )
 
+    # Vacation (games/services/vacations.py): the whole days left to take, when they were last
+    # counted up, and the time away taken now, if any.
+    vacation_days = models.PositiveSmallIntegerField(default=7)
+    vacation_counted_at = models.DateTimeField(null=True, blank=True)
+    away_since = models.DateTimeField(null=True, blank=True)
+    away_until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # The sweep's "whose vacation has ended": only players away.
+            models.Index(
+                fields=["away_until"],
+                name="profile_away_until",
+                condition=models.Q(away_until__isnull=False),
+            ),
+        ]
+
     def __str__(self) -> str:
         return self.display_name
 
@@ -47,3 +66,11 @@ def wants_forced_play(user) -> bool:
         return user.profile.auto_play_forced
     except Profile.DoesNotExist:
         return True
+
+
+def away_until(user) -> datetime | None:
+    """Return when the player's vacation ends, or None if they are not away."""
+    try:
+        return user.profile.away_until
+    except Profile.DoesNotExist:
+        return None

@@ -162,3 +162,14 @@ def send_digest(user, seats: list[Seat]) -> None:
     count = len(seats)
     subject = "A match is waiting for you" if count == 1 else f"{count} matches are waiting for you"
     send(user, "digest", subject, {"matches": [match_summary(seat) for seat in seats]})
+
+
+def send_reminder(user, seats: list[Seat]) -> None:
+    """Remind the user that the deadline of each of these decisions is near."""
+    count = len(seats)
+    subject = (
+        f"Your time in match {seats[0].match.pk} is running out"
+        if count == 1
+        else f"Your time is running out in {count} matches"
+    )
+    send(user, "reminder", subject, {"matches": [match_summary(seat) for seat in seats]})

@@ -27,6 +27,6 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     if not rows.exists():
         return render(request, "notifications/unsubscribe_invalid.html", status=NOT_FOUND)
     if request.method == "POST":
-        rows.update(turn_emails=False, daily_digest=False)
+        rows.update(turn_emails=False, daily_digest=False, deadline_reminders=False)
         return render(request, "notifications/unsubscribed.html")
     return render(request, "notifications/unsubscribe.html", {"token": token})

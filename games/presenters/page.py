@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.conf import settings
 from django.utils.functional import SimpleLazyObject
 
-from games import engine
+from games import clock, engine
 from games.access import is_sealed
-from games.models import Match, MoonOption
+from games.models import Match, MatchStatus, MoonOption, Seat
+from games.services.stalled import silent_since_limit
 from games.services.table import Changed
 
 from .hand import hand_cards, pass_info
@@ -88,9 +90,35 @@ def match_context(
         # The one seat that must decide while cards are played or the moon is chosen.
         "actor": by_pos[view.to_act[0]] if view and len(view.to_act) == 1 else None,
     }
+    context.update(table_actions(match, seats, seat))
     if isinstance(view, engine.SeatView):
         cards, reasons = hand_cards(view, by_pos, selected)
         context.update(hand_cards=cards, reasons=reasons, pass_info=pass_info(view, by_pos))
         context["must_pass"] = view.phase == engine.PASSING and view.passed is None
         context["must_choose_moon"] = view.phase == engine.MOON and view.shooter == view.seat
     return context
+
+
+def table_actions(match: Match, seats: list[Seat], mine: Seat | None) -> dict[str, object]:
+    """What a seated player may do about the players the match waits for.
+
+    `can_nudge`: someone else, a person, is to act (the service still refuses a second nudge
+    within a day, or one to a player on vacation); `silent_seats`: in an untimed match, the
+    seats waited on for SILENT_SEAT_DAYS, which the player may hand to a bot.
+    """
+    if mine is None or match.status != MatchStatus.ACTIVE:
+        return {"can_nudge": False, "silent_seats": [], "silent_days": 0}
+    waiting_on = [
+        s
+        for s in seats
+        if s.to_act and not s.is_bot and not s.resigned and s.user_id and s.pk != mine.pk
+    ]
+    silent = []
+    if not match.is_timed:
+        limit = silent_since_limit(clock.now())
+        silent = [s for s in waiting_on if s.waiting_since and s.waiting_since <= limit]
+    return {
+        "can_nudge": bool(waiting_on),
+        "silent_seats": silent,
+        "silent_days": settings.SILENT_SEAT_DAYS,
+    }

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from games import engine
+from games import clock, engine
 from games.models import Match, MatchStatus, Seat
+from games.models.profiles import away_until as away_until_of
+from games.services import clocks
 from games.services.table import SEARCHING_LEVELS, bot_level_of
 
 if TYPE_CHECKING:
@@ -46,6 +48,11 @@ class Place:
     # A bot's level, shown beside its name; `thinking`: a bot searching for the card it owes.
     bot_level: str = ""
     thinking: bool = False
+    # Until when the seat's player is on vacation, their clock stopped (None: not away here);
+    # and, for the viewer's own seat, whether their deadline is near (a warning in the hand).
+    away_until: datetime | None = None
+    clock_stopped: bool = False
+    deadline_near: bool = False
 
     @property
     def spot(self) -> int:
@@ -125,9 +132,19 @@ def sealed_view(view: engine.PublicView) -> engine.PublicView:
     )
 
 
+def away_until(seat: Seat, now: datetime) -> datetime | None:
+    """Return when the seat's player is back from vacation, if their clock stands still here."""
+    if seat.is_bot or seat.resigned or seat.user_id is None or seat.match.is_over:
+        return None
+    if not clocks.is_paused_for(seat, seat.match, now):
+        return None
+    return away_until_of(seat.user)
+
+
 def places(seats: Sequence[Seat], me: Seat | None, view: engine.PublicView | None) -> list[Place]:
     """Return the seats in playing order starting from the viewer, who sits at the bottom."""
     n = len(seats)
+    now = clock.now()
     anchor = me.position if me else 0
     played = {p.seat: p.card for p in view.trick} if view else {}
     result = []
@@ -153,6 +170,15 @@ def places(seats: Sequence[Seat], me: Seat | None, view: engine.PublicView | Non
                 # Only beside a turn the viewer may know of (a sealed view names none).
                 deadline=seat.deadline if to_act else None,
                 timeouts_in_a_row=seat.timeouts_in_a_row,
+                away_until=away_until(seat, now),
+                clock_stopped=to_act and seat.paused_left is not None,
+                deadline_near=(
+                    to_act
+                    and me is not None
+                    and seat.pk == me.pk
+                    and seat.match.is_timed
+                    and clocks.deadline_near(seat, seat.match, now)
+                ),
                 bot_level=seat.get_bot_level_display() if seat.is_bot else "",
                 thinking=(
                     to_act

@@ -11,6 +11,14 @@ through the same lock and the same table as a person's move; after `Match.timeou
 timeouts in a row the seat passes to a bot for the rest of the match and its player is shown as
 having left. A person's move and a timeout that meet are ordered by the match's lock: whichever
 comes second finds its decision made and is refused (`games/services/timeouts.py`).
+
+A player on vacation (`vacations.py`) has their clock stopped in every match that allows it: the
+seconds left are kept in `Seat.paused_left` and the deadline is emptied, so no sweep meets it;
+when the vacation ends the deadline is set again, that many seconds on.
+
+A decision whose clock (re)starts with more than its reminder lead left is owed one reminder
+(`Seat.remind_at`): the lead is a fifth of the allowance, and never less than an hour. A
+decision given no more time than the lead gets none.
 """
 
 from __future__ import annotations
@@ -19,10 +27,14 @@ from datetime import datetime, timedelta
 
 from games.models import Match, Seat
 from games.models.matches import MAX_BANK_SECONDS, MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
+from games.models.profiles import away_until
 from games.services.errors import BadInput
 
 # The share of an allowance left unused that flows back into the bank.
 BANK_REFILL_SHARE = 0.25
+# A reminder goes when a fifth of the allowance is left, and at least this long before the end.
+REMINDER_SHARE = 0.2
+MIN_REMINDER_LEAD = timedelta(hours=1)
 
 
 # What the lobby offers: an allowance per decision, and a bank in allowances.
@@ -57,21 +69,98 @@ def fill_banks(seats: list[Seat], match: Match) -> None:
         seat.bank_left = match.bank_seconds
 
 
+def is_paused_for(seat: Seat, match: Match, now: datetime) -> bool:
+    """Say whether the seat's clock stands still now: its player is away, the match allows it."""
+    if not match.allow_vacation or seat.user_id is None:
+        return False
+    until = away_until(seat.user)
+    return until is not None and until > now
+
+
 def start(seat: Seat, match: Match, began: datetime) -> None:
     """Set the deadline of a decision the seat owes from `began` on (timed matches only)."""
+    stop(seat)
+    seat.reminded = False
     if not match.is_timed or seat.is_bot or seat.resigned:
-        seat.deadline = None
         return
-    seat.deadline = began + allowance(match) + timedelta(seconds=seat.bank_left)
+    left = allowance(match) + timedelta(seconds=seat.bank_left)
+    if is_paused_for(seat, match, began):
+        seat.paused_left = int(left.total_seconds())
+        return
+    seat.deadline = began + left
+    schedule_reminder(seat, match, began)
+
+
+def stop(seat: Seat) -> None:
+    """Clear the clock of a seat that owes no decision now."""
+    seat.deadline = None
+    seat.paused_left = None
+    seat.remind_at = None
+
+
+def pause(seat: Seat, now: datetime) -> bool:
+    """Stop a running clock, keeping the seconds it has left; say whether it was running.
+
+    A deadline already past is left for the sweep to meet: a vacation does not undo it.
+    """
+    if seat.deadline is None or seat.deadline <= now:
+        return False
+    seat.paused_left = int((seat.deadline - now).total_seconds())
+    seat.deadline = None
+    seat.remind_at = None
+    return True
+
+
+def resume(seat: Seat, match: Match, now: datetime) -> bool:
+    """Start a stopped clock again with the seconds it had left; say whether one was stopped."""
+    if seat.paused_left is None:
+        return False
+    seat.deadline = now + timedelta(seconds=seat.paused_left)
+    seat.paused_left = None
+    schedule_reminder(seat, match, now)
+    return True
+
+
+def reminder_lead(match: Match) -> timedelta:
+    """How long before the deadline a reminder goes: a fifth of the allowance, an hour at least."""
+    return max(allowance(match) * REMINDER_SHARE, MIN_REMINDER_LEAD)
+
+
+def schedule_reminder(seat: Seat, match: Match, now: datetime) -> None:
+    """Owe the seat its reminder, unless one went for this decision or the lead is past already."""
+    seat.remind_at = None
+    if seat.reminded or seat.deadline is None:
+        return
+    remind_at = seat.deadline - reminder_lead(match)
+    if remind_at > now:
+        seat.remind_at = remind_at
+
+
+def deadline_near(seat: Seat, match: Match, now: datetime) -> bool:
+    """Say whether the seat's deadline is within its reminder lead (shown as a warning)."""
+    return seat.deadline is not None and seat.deadline - now <= reminder_lead(match)
+
+
+def time_left(seat: Seat, now: datetime) -> float | None:
+    """Return the seconds left on the seat's clock, running or stopped, or None without one."""
+    if seat.paused_left is not None:
+        return float(seat.paused_left)
+    if seat.deadline is None:
+        return None
+    return (seat.deadline - now).total_seconds()
 
 
 def settle(seat: Seat, match: Match, now: datetime) -> None:
-    """Account for a decision the seat's player made themselves: the bank, the timeout run."""
+    """Account for a decision the seat's player made themselves: the bank, the timeout run.
+
+    What was used is the allowance and the bank less the time left on the clock, so days the
+    clock stood still for a vacation count for nothing.
+    """
     seat.timeouts_in_a_row = 0
-    if not match.is_timed or seat.waiting_since is None:
+    left = time_left(seat, now)
+    if not match.is_timed or left is None:
         return
-    used = (now - seat.waiting_since).total_seconds()
-    unused = match.decision_seconds - used  # type: ignore[operator]  # timed, checked above
+    unused = left - seat.bank_left
     if unused >= 0:
         seat.bank_left = min(match.bank_seconds, seat.bank_left + int(unused * BANK_REFILL_SHARE))
     else:

@@ -50,6 +50,16 @@ class TooManyOpen(ActionRefused):
     status = 429
 
 
+class TooSoon(ActionRefused):
+    """Allowed again later, not now: `retry_after` says in how many seconds."""
+
+    status = 429
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 class StaleVersion(Conflict):
     """The caller acted on a table that has moved on since they saw it."""
 

@@ -65,3 +65,20 @@ def announce_seated_after_commit(notices: list[dict]) -> None:
     transaction.on_commit(
         lambda: [tournament_seated.send(sender=None, **notice) for notice in notices]
     )
+
+
+# Sent with: match_id (int), user_ids (list[int]): whom to tell, kind (str): "nudge" (the players
+# to act were nudged, by `by`, a display name) or "expired" (an open match that never filled
+# was given up); text (str): the notice in plain words, naming the match and players only.
+match_notice = Signal()
+
+
+def announce_notice_after_commit(
+    match_id: int, user_ids: list[int], kind: str, text: str, by: str = ""
+) -> None:
+    """Send `match_notice` once the surrounding transaction commits."""
+    transaction.on_commit(
+        lambda: match_notice.send(
+            sender=None, match_id=match_id, user_ids=user_ids, kind=kind, text=text, by=by
+        )
+    )

@@ -30,6 +30,8 @@ class MatchOptions:
     decision_seconds: int | None = None  # None: untimed (see services/clocks.py)
     bank_seconds: int = 0
     timeouts_to_leave: int = 2  # timeouts in a row that hand the seat to a bot
+    # Whether a player on vacation has their clock stopped here (services/vacations.py).
+    allow_vacation: bool = True
     # The level of each bot seat, in seat order (`engine.LEVELS`); a seat not named is "easy".
     bot_levels: tuple[str, ...] = ()
 
@@ -83,6 +85,7 @@ def create_match(user, options: MatchOptions) -> Match:
             seed=secrets.randbits(62),
             decision_seconds=options.decision_seconds,
             bank_seconds=options.bank_seconds,
+            allow_vacation=options.allow_vacation,
         )
         first_bot = options.players - options.bots
         Seat.objects.bulk_create(
@@ -133,6 +136,7 @@ def start_seated_match(
             decision_seconds=options.decision_seconds,
             bank_seconds=options.bank_seconds,
             timeouts_to_leave=options.timeouts_to_leave,
+            allow_vacation=options.allow_vacation,
         )
         Seat.objects.bulk_create(
             Seat(

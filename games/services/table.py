@@ -8,6 +8,7 @@ log, the score sheet and who is to act, in the one transaction the caller opened
 
 import random
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Q
@@ -45,7 +46,7 @@ CHANGING_FIELDS = [
 ]  # fmt: skip
 SEAT_CHANGES = [
     "to_act", "waiting_since", "deadline", "bank_left", "timeouts_in_a_row", "resigned",
-    "left_on_time",
+    "left_on_time", "paused_left", "remind_at", "reminded",
 ]  # fmt: skip
 
 
@@ -121,6 +122,11 @@ class LockedTable:
         for seat in seats:
             seat.match = match  # the locked instance, not a second copy read on demand
         return cls(match, seats)
+
+    @property
+    def now(self) -> datetime:
+        """The moment this change is made at: every time it writes is this one."""
+        return self._now
 
     @property
     def game(self) -> engine.Match:
@@ -438,7 +444,7 @@ class LockedTable:
                 clocks.start(seat, self.match, self._now)
             elif not to_act:
                 seat.waiting_since = None
-                seat.deadline = None
+                clocks.stop(seat)
             if _turn_marks(seat) != self._seats_before.get(seat.pk):
                 changed.append(seat)
         return changed
@@ -469,5 +475,5 @@ def _turn_marks(seat: Seat) -> tuple:
     """What `_update_turns` and a timeout may change on a seat, to tell which seats to write."""
     return (
         seat.to_act, seat.waiting_since, seat.deadline, seat.bank_left, seat.timeouts_in_a_row,
-        seat.resigned, seat.left_on_time,
+        seat.resigned, seat.left_on_time, seat.paused_left, seat.remind_at, seat.reminded,
     )  # fmt: skip

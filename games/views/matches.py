@@ -24,6 +24,7 @@ from games import presenters, services
 from games.access import may_view, viewable_match
 from games.forms import (
     BotSeatForm,
+    HandOverForm,
     JoinForm,
     MoonForm,
     PassForm,
@@ -33,6 +34,8 @@ from games.forms import (
 )
 from games.models import Match, MatchStatus
 from games.requests import HtmxHttpRequest
+from games.services import nudges, stalled
+from games.services.errors import TooSoon
 
 TEMPLATE = "games/match.html"
 # Regions that change only when a match ends: its heading (the status) and the resign form.
@@ -340,4 +343,50 @@ def start(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         pk,
         forms.Form(request.POST),
         lambda data: services.start_match(request.user, pk),
+    )
+
+
+@never_cache
+@login_required
+@require_POST
+def nudge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Nudge the players the match waits for (once a day per match); htmx gets a short answer."""
+    try:
+        nudged = nudges.nudge(request.user, pk)
+    except services.NotFound as refusal:
+        raise Http404(refusal.message) from None
+    except services.ActionRefused as refusal:
+        match = _viewable(request, pk)  # a private match's outsider hears "not found"
+        if request.htmx:
+            response = _nudge_answer(refusal.message, refusal.status, refused=True)
+        else:
+            messages.error(request, refusal.message)
+            response = _page(request, match, status=refusal.status)
+        if isinstance(refusal, TooSoon):
+            response["Retry-After"] = str(refusal.retry_after)
+        return response
+    done = f"You nudged {' and '.join(nudged.names)}."
+    if request.htmx:
+        return _nudge_answer(done, 200)
+    messages.success(request, done)
+    return redirect("match", pk=pk)
+
+
+def _nudge_answer(message: str, status: int, *, refused: bool = False) -> HttpResponse:
+    html = render_to_string("games/_nudge_answer.html", {"message": message, "refused": refused})
+    return HttpResponse(html, status=status)
+
+
+@never_cache
+@login_required
+@require_POST
+def hand_over(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Hand a seat silent for SILENT_SEAT_DAYS in an untimed match to a bot."""
+    form = HandOverForm(request.POST)
+    return _act(
+        request,
+        pk,
+        form,
+        lambda data: stalled.hand_over(request.user, pk, data["position"]),
+        done="A bot plays that seat from now on.",
     )

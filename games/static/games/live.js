@@ -188,6 +188,12 @@
     announce(text);
   }
 
+  // A notice about one of this player's matches (nudged, or given up): its words, a link.
+  function onNotice(data) {
+    toast("notice-" + data.match + "-" + data.kind, data.text, matchPath(data.match));
+    announce(data.text);
+  }
+
   // ----- the socket -----
 
   function onMessage(message) {
@@ -197,6 +203,8 @@
       onTurn(data.match);
     } else if (data.type === "tournament.seated") {
       onSeated(data);
+    } else if (data.type === "match.notice") {
+      onNotice(data);
     } else if ((data.type === "following" || data.type === "match.updated") &&
                data.match === followed) {
       if (data.type === "following") { live.dataset.state = "following"; }
