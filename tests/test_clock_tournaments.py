@@ -81,6 +81,12 @@ def test_every_table_of_a_round_gets_the_tournaments_time_control(running):
         assert to_act and all(s.deadline and s.bank_left == 7200 for s in to_act)
 
 
+@pytest.mark.parametrize("allowed", [False, True])
+def test_every_table_follows_the_tournaments_vacation_rule(db, allowed):
+    tournament = make_tournament(hands=1, decision_seconds=3600, allow_vacation=allowed)
+    assert match_options(tournament).allow_vacation is allowed
+
+
 def test_an_untimed_tournament_has_untimed_tables(db, staff):
     tournament = make_tournament(hands=1)
     assert match_options(tournament).decision_seconds is None

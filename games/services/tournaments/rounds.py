@@ -118,7 +118,7 @@ def match_options(tournament: Tournament) -> MatchOptions:
         decision_seconds=tournament.decision_seconds,
         bank_seconds=tournament.bank_seconds,
         timeouts_to_leave=tournament.timeouts_to_leave,
-        # allow_vacation: pass tournament.allow_vacation here once MatchOptions has the field.
+        allow_vacation=tournament.allow_vacation,
     )
 
 
