@@ -66,17 +66,19 @@ def ensure_sweep_scheduled() -> bool:
     return True
 
 
-def _run(part: Callable[[], int]) -> None:
-    """Run one part of the sweep; a failure is logged, and the other parts still run."""
+def _run(part: Callable[[], int]) -> int:
+    """Run one part of the sweep and return its count; a failure is logged (counted 0), and
+    the other parts still run."""
     try:
-        part()
+        return part()
     except Exception:
         logger.exception("The sweep's %s failed", part.__name__)
+        return 0
 
 
 @task(takes_context=True)
 def sweep_deadlines(context: TaskContext) -> int:
-    """Time out every overdue decision, move tables stuck on a bot, and queue the next sweep."""
+    """Queue the next sweep, then run each part (ARCHITECTURE.md, "Clocks"); return timeouts."""
     # The next run first, so that a failure below never ends the chain.
     if not pending_sweeps().exclude(id=context.task_result.id).exists():
         interval = timedelta(seconds=settings.SWEEP_INTERVAL_SECONDS)
@@ -84,9 +86,9 @@ def sweep_deadlines(context: TaskContext) -> int:
     # Vacations first, so that the clocks they start again are met below. Each part on its own:
     # one failing must not keep the others from their work.
     _run(vacations.sweep)
-    timed_out = sweep()
+    timed_out = _run(sweep)
     _run(reminders.send_due_reminders)
     _run(stalled.expire_open_matches)
-    bot_turns.sweep()  # tables left waiting on a bot (the server that ran it stopped)
-    sweep_rounds()  # tournament rounds past their deadline whose task was lost
+    _run(bot_turns.sweep)  # tables left waiting on a bot (the server that ran it stopped)
+    _run(sweep_rounds)  # tournament rounds past their deadline whose task was lost
     return timed_out
