@@ -135,6 +135,8 @@ class MatchAdmin(admin.ModelAdmin):
     readonly_fields = [
         "created_by", "created_at", "updated_at", "started_at", "finished_at", "status",
         "rules", "invite_code", "version", "snapshot", "hand_no", "seed", "deals",
+        # The time control is chosen when a match is created (the lobby, a tournament).
+        "decision_seconds", "bank_seconds", "timeouts_to_leave", "allow_vacation",
     ]  # fmt: skip
     # Only what does not change the game itself can be edited here.
     fields = [
