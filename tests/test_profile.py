@@ -67,3 +67,11 @@ def test_it_refuses_a_password_change_with_the_wrong_old_password(client, alice)
     )
     assert response.status_code == 400
     assert "Your old password was entered incorrectly" in response.text
+
+
+def test_the_page_is_titled_and_shows_the_vacation_section_once(client, alice):
+    client.force_login(alice)
+    html = client.get(reverse("profile")).content.decode()
+    assert "<title>Your profile · Hearts</title>" in html
+    assert html.count('id="vacation"') == 1
+    assert html.index("<h1>Your profile</h1>") < html.index('id="vacation"')
