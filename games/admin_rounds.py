@@ -2,23 +2,27 @@
 
 A deadline is saved through the service (`services.tournaments.set_deadline`), which queues
 its task once it commits. "Finish by bots now" asks for confirmation first (the admin's
-intermediate page), then lets bots make every decision left at the rounds' tables; the rounds
-then close and the next ones start, as at a deadline.
+intermediate page), then queues a task for the worker that lets bots make every decision left
+at the rounds' tables; the rounds then close and the next ones start, as at a deadline.
 """
 
+from functools import partial
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 
 from games import clock
 from games.models import MatchStatus, Round, RoundStatus, Table
+from games.round_deadline_tasks import finish_round_now
 from games.services import ActionRefused
 from games.services import tournaments as tours
+from games.services.tournaments.round_deadlines import ROUND_NOT_RUNNING
 
 FINISH_TEMPLATE = "admin/games/round/finish_by_bots.html"
 
@@ -116,13 +120,16 @@ class RoundAdmin(admin.ModelAdmin):
             }
             return TemplateResponse(request, FINISH_TEMPLATE, context)
         for round_ in rounds:
-            try:
-                done = tours.finish_round_by_bots(round_.pk)
-            except ActionRefused as refusal:
-                self.message_user(
-                    request, f"{round_}: finishing refused: {refusal.message}", messages.ERROR
-                )
+            if round_.status != RoundStatus.RUNNING:
+                self.message_user(request, f"{round_}: {ROUND_NOT_RUNNING}", messages.ERROR)
                 continue
-            level = messages.SUCCESS if done.closed else messages.WARNING
-            self.message_user(request, done.message, level)
+            left = len(_unfinished(round_))
+            transaction.on_commit(partial(finish_round_now.enqueue, round_id=round_.pk))
+            self.message_user(
+                request,
+                f"{round_}: bots are finishing {left} match{'es' if left != 1 else ''} still "
+                "in play, in the background; the round closes and the next one starts once "
+                "they are done.",
+                messages.SUCCESS,
+            )
         return None

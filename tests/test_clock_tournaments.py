@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 from django.urls import reverse
+from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from games import engine, services
@@ -399,7 +400,9 @@ def test_staff_set_a_deadline_on_the_tournaments_own_page(staff_client, running,
     assert Round.objects.get(pk=round_.pk).deadline == when
 
 
-def test_finish_by_bots_now_asks_first_then_finishes_and_says_how_many(staff_client, running):
+def test_finish_by_bots_now_asks_first_then_queues_the_finishing_for_the_worker(
+    staff_client, running, django_capture_on_commit_callbacks
+):
     round_ = first_round(running)
     ask = {"action": "finish_by_bots", "_selected_action": [round_.pk]}
     page = staff_client.post(reverse(ROUNDS), ask)
@@ -408,18 +411,35 @@ def test_finish_by_bots_now_asks_first_then_finishes_and_says_how_many(staff_cli
     assert "2 matches still in play" in page.text
     assert all(m.status == MatchStatus.ACTIVE for m in matches_of(round_))  # nothing yet
 
-    response = staff_client.post(reverse(ROUNDS), {**ask, "post": "yes"}, follow=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = staff_client.post(reverse(ROUNDS), {**ask, "post": "yes"}, follow=True)
     said = [(m.level_tag, m.message) for m in response.context["messages"]]
     assert said == [
         (
             "success",
-            "Round 1 of Winter Cup: 2 matches finished by bots; "
-            "the round is closed and round 2 has started.",
+            "Round 1 of Winter Cup: bots are finishing 2 matches still in play, in the "
+            "background; the round closes and the next one starts once they are done.",
         )
     ]
+    # The request made no decision: the worker does, in a task.
+    assert all(m.status == MatchStatus.ACTIVE for m in matches_of(round_))
+    (ran,) = [r for r in run_due_tasks(timezone.now()) if r.task_path.endswith("finish_round_now")]
+    assert ran.return_value == 2
     assert all(m.status == MatchStatus.FINISHED for m in matches_of(round_))
+    assert first_round(running).status == RoundStatus.CLOSED
+    assert running.rounds.get(number=2).status == RoundStatus.RUNNING
     page = staff_client.get(running.get_absolute_url()).text
     assert "Finished by bots so that the round could close: " in page
+
+
+def test_finishing_a_closed_round_is_refused_with_the_reason(staff_client, running):
+    round_ = first_round(running)
+    tours.finish_round_by_bots(round_.pk)
+    ask = {"action": "finish_by_bots", "_selected_action": [round_.pk], "post": "yes"}
+    response = staff_client.post(reverse(ROUNDS), ask, follow=True)
+    said = [(m.level_tag, m.message) for m in response.context["messages"]]
+    assert said == [("error", f"{round_}: {round_deadlines.ROUND_NOT_RUNNING}")]
+    assert not DBTaskResult.objects.filter(task_path__endswith="finish_round_now").exists()
 
 
 def test_players_cannot_finish_a_round(client, running):

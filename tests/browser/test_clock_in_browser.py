@@ -7,16 +7,14 @@ row bob's page shows a bot playing her seat.
 """
 
 import re
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
-from django.db import connections
 from playwright.sync_api import Page, expect
 
 from games import services
 from games.models import Action, Match, Seat
 from games.services import timeouts
+from tests.browser.helpers import off_the_loop
 from tests.conftest import PASSWORD
 from tests.factories import make_match, next_move, seat_of
 
@@ -38,20 +36,6 @@ def seat_named(page: Page, name: str):
 
 def alices_seat(match: Match) -> Seat:
     return Seat.objects.get(match=match, position=0)  # the creator's
-
-
-def off_the_loop(call: Callable, *args, **kwargs):
-    """Run a change in a thread of its own: this one runs Playwright's event loop, from which
-    the services could not relay their live events."""
-
-    def run():
-        try:
-            return call(*args, **kwargs)
-        finally:
-            connections.close_all()  # that thread's own
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(run).result()
 
 
 def play_until_alice_owes_a_decision(match: Match, bob) -> Seat:
