@@ -8,6 +8,7 @@ from games.models import Action, Match, MatchStatus, Seat
 from games.services import stalled
 from tests.factories import HTMX, client_for, make_match, seat_of
 from tests.notify_helpers import CARD, START, all_text, messages_to, opt_in, run_due_tasks
+from tests.query_plans import plan_of
 from tests.service_helpers import act
 
 
@@ -71,7 +72,7 @@ def test_the_worker_s_sweep_gives_them_up(alice, bob, clock):
 
 @pytest.mark.django_db
 def test_the_sweep_reads_open_matches_through_an_index():
-    plan = Match.objects.filter(status=MatchStatus.OPEN, created_at__lte=START).explain()
+    plan = plan_of(Match.objects.filter(status=MatchStatus.OPEN, created_at__lte=START))
     assert "match_status_created" in plan, plan
 
 
