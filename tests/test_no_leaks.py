@@ -20,16 +20,26 @@ only.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 
 import pytest
+from channels.db import database_sync_to_async
+from django.core import mail
 from django.urls import reverse
 
 from games import engine
 from games.engine import shuffle
 from games.engine.cards import cards_from_mask
 from games.models import Action, Hand, Match
-from tests.factories import HTMX, client_for, make_match, next_move, state_of
+from games.notifications.tasks import ensure_digest_scheduled
+from games.services import nudges
+from tests.async_helpers import run_async
+from tests.factories import HTMX, client_for, make_match, next_move, seat_of, state_of
+from tests.live_helpers import connect, receive_until
+from tests.notify_helpers import all_text, opt_in, run_due_tasks
+from tests.service_helpers import act
+from tests.tournaments.test_duplicate_deal_secrecy import move_once, start_round_of_two_tables
 
 
 def hidden_from(state: engine.Match, viewer: int | None) -> tuple[engine.Card, ...]:
@@ -264,3 +274,125 @@ def test_a_pass_stays_hidden_until_everyone_has_passed(make_user):
         for text in passed:
             card = engine.Card.parse(text)
             assert f'data-card="{card}"' not in html and card.words not in html
+
+
+# ----- the secret stays out of socket frames, e-mails, and tables sharing the deals -----
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_socket_frame_carries_the_secret_or_a_seed(make_user):
+    player = make_user("player0", "Player 0")
+    watcher = make_user("watcher", "Watcher")
+    match = make_match(player, hands=1, secret=secret_for(31))
+    secrets = deal_secrets(match)
+
+    def act_if_active() -> bool:
+        match.refresh_from_db()
+        if match.status != "active":
+            return False
+        act(player, match, 0)
+        return True
+
+    async def scenario() -> list[dict]:
+        sockets = [(await connect(user))[0] for user in (player, watcher)]
+        frames: list[dict] = []
+        for communicator in sockets:
+            await communicator.send_json_to({"follow": match.pk})
+            frames += await receive_until(communicator, lambda got: got[-1]["type"] == "following")
+        while await database_sync_to_async(act_if_active)():
+            for communicator in sockets:
+                frames += await receive_until(
+                    communicator, lambda got: got[-1]["type"] == "match.updated"
+                )
+        for communicator in sockets:
+            await communicator.disconnect()
+        return frames
+
+    frames = run_async(scenario)
+    assert len(frames) > 20 and frames[-1]["status"] == "finished"
+    for frame in frames:
+        assert_keeps_secrets(json.dumps(frame), secrets, f"socket frame {frame['type']}")
+
+
+def test_no_email_carries_the_secret_or_a_seed(
+    clock, make_user, settings, django_capture_on_commit_callbacks
+):
+    settings.NOTIFY_AWAY_SECONDS = 600
+    alice = make_user("alice", "Alice", email="alice@example.com")
+    bob = make_user("bob", "Bob", email="bob@example.com")
+    for user in (alice, bob):
+        opt_in(user, turn_emails=True, daily_digest=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = make_match(alice, people=[bob], secret=secret_for(32))
+    run_due_tasks(clock.advance(seconds=600))  # turn e-mails, both being away
+    with django_capture_on_commit_callbacks(execute=True):
+        act(alice, match, seat_of(match, alice))
+        nudges.nudge(alice, match.pk, clock.now())  # bob still owes his pass
+    ensure_digest_scheduled()
+    run_due_tasks(clock.advance(days=1))
+    assert len(mail.outbox) >= 3, [message.subject for message in mail.outbox]
+    for message in mail.outbox:
+        assert_keeps_secrets(all_text(message), deal_secrets(match), message.subject)
+
+
+def test_a_deal_group_keeps_its_secret_until_every_table_is_over(make_user, db):
+    tournament, (table1, table2) = start_round_of_two_tables()
+    first, second = table1.match, table2.match
+    assert first.secret == second.secret
+    secrets = deal_secrets(first)
+    viewers = {
+        "its player": client_for(first.seats.get(position=0).user),
+        "a player of the other table": client_for(second.seats.get(position=0).user),
+        "an outsider": client_for(make_user("watcher", "Watcher")),
+    }
+    staff = client_for(make_user("boss", "Boss", is_staff=True, is_superuser=True))
+
+    def urls(match: Match) -> list[str]:
+        return [
+            *(reverse(name, args=[match.pk]) for name in ("match", "scores", "verify_shuffle")),
+            reverse("shuffle_record", args=[match.pk]),
+        ]
+
+    def admin_urls(match: Match) -> list[str]:
+        hand = Hand.objects.filter(match=match).order_by("-number").first()
+        return [
+            reverse("admin:games_match_change", args=[match.pk]),
+            reverse("admin:games_hand_change", args=[hand.pk]),
+            reverse("admin:games_hand_changelist"),
+            reverse("admin:games_action_changelist"),
+            reverse("admin:games_tournament_change", args=[tournament.pk]),
+        ]
+
+    def scan_everything(when: str) -> int:
+        scanned = 0
+        pages = [reverse("tournament", args=[tournament.slug]), *urls(first), *urls(second)]
+        asks = [(url, {}) for url in pages] + [(url, HTMX) for url in urls(first)[:2]]
+        for who, client in viewers.items():
+            for url, extra in asks:
+                response = client.get(url, **extra)
+                assert response.status_code < 500
+                assert_keeps_secrets(response.content.decode(), secrets, f"{when}: {url}, {who}")
+                scanned += 1
+        for url in admin_urls(first) + admin_urls(second):
+            response = staff.get(url)
+            assert response.status_code == 200, url
+            assert_keeps_secrets(response.content.decode(), secrets, f"{when}: {url}, staff")
+            scanned += 1
+        return scanned
+
+    steps = 0
+    while move_once(first):
+        steps += 1
+        if steps % 6 == 0:
+            scan_everything(f"table 1, step {steps}")
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert first.status == "finished" and second.status == "active"
+    assert scan_everything("table 1 over, table 2 playing") > 30
+    while move_once(second):
+        steps += 1
+        if steps % 6 == 0:
+            scan_everything(f"table 2, step {steps}")
+    for match in (first, second):
+        page = viewers["an outsider"].get(reverse("verify_shuffle", args=[match.pk])).text
+        assert match.secret in leaked_secrets(page, secrets), "revealed once both are over"
