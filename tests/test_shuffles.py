@@ -24,8 +24,8 @@ from games.engine.verify import BAD_INPUT, MISMATCH, OK
 from games.engine.verify import main as verify_main
 from games.models import Hand, Match, MatchStatus, Table
 from games.services import bot_turns
-from tests.factories import HTMX, client_for, next_move
-from tests.service_helpers import act, started_match
+from tests.factories import HTMX, client_for, make_match, next_move
+from tests.service_helpers import MOON_DEAL, act, started_match
 from tests.tournament_helpers import enter, make_players, make_tournament, play_person_seats
 from tests.tournaments.test_duplicate_deal_secrecy import start_round_of_two_tables
 
@@ -362,3 +362,17 @@ def test_the_admin_hides_the_secret_and_seeds_until_the_reveal(db, make_user):
     play_person_seats(table2.match)
     assert first.secret in staff.get(match_page).text
     assert str(hand.seed) in staff.get(hand_page).text
+
+
+def test_a_hand_dealt_from_an_explicit_deal_is_not_from_the_secret(alice, tmp_path, capsys):
+    match = make_match(alice, secret="ab" * 32, hands=2, start=False)
+    Match.objects.filter(pk=match.pk).update(deals=[MOON_DEAL])
+    match = play_out(alice, services.start_match(alice, match.pk).match)
+    html = client_for(alice).get(verify_url(match)).text
+    first = re.search(r'<tr id="hand-1">(.*?)</tr>', html, re.S).group(1)
+    second = re.search(r'<tr id="hand-2">(.*?)</tr>', html, re.S).group(1)
+    assert 'verify-no">no' in first and "set before the match, not from the secret" in first
+    assert 'verify-yes">yes' in second
+    assert verify_main([download(client_for(alice), match, tmp_path)]) == MISMATCH
+    out = capsys.readouterr().out
+    assert "hand 1: MISMATCH" in out and "hand 2: OK" in out
