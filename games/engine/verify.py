@@ -49,6 +49,8 @@ def load(path: str) -> Record:
         raise BadRecord(f"{name}: is not JSON ({error.msg} at {where})") from None
     except RecursionError:
         raise BadRecord(f"{name}: is nested too deeply to be a record") from None
+    except ValueError as error:  # a number too long for Python to read, say
+        raise BadRecord(f"{name}: is not a record ({error})") from None
     try:
         return from_json(data)
     except BadRecord as error:

@@ -165,8 +165,9 @@ def test_the_command_flags_a_changed_secret(tmp_path, capsys) -> None:
         ("[]", "A shuffle record is a JSON object"),
         (json.dumps({**record(), "secret": "x"}), '"secret" must be 64 lowercase hexadecimal'),
         ("[" * 100000 + "]" * 100000, "nested too deeply"),
+        ('{"match": ' + "9" * 5000 + "}", "is not a record"),
     ],
-    ids=["broken JSON", "a list", "a bad secret", "deep nesting"],
+    ids=["broken JSON", "a list", "a bad secret", "deep nesting", "a huge number"],
 )
 def test_the_command_explains_bad_input_without_a_traceback(
     tmp_path, capsys, content, message
