@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from .cards import CARDS, HEARTS_MASK, QS_INDEX, QS_MASK, SUIT_MASKS, indices_of
 from .errors import WrongPhase
 from .record import moon_decision, pass_decision, play_decision
+from .scoring import hand_scores
 from .state import MOON, PASSING, PLAYING, Match
 from .views import SeatView
 
@@ -32,14 +33,17 @@ def _by_rank(mask: int, highest: bool) -> int:
 
 
 def moon_choice(view: SeatView) -> str:
-    """Return the option that leaves the shooter best placed, winning outright if it can (R4.6)."""
+    """Return the option that leaves the shooter best placed, winning outright if it can (R4.6).
+
+    The hand's scores count the moon (26, or 52 with two decks) and the Omnibus bonus (R5.4).
+    """
     me = view.seat
     best_key, best = None, "subtract"
+    points = [0] * view.players
+    moon_points = view.rules.moon_points
     for option in ("subtract", "add"):
-        totals = [
-            t + (-26 if s == me else 0) if option == "subtract" else t + (0 if s == me else 26)
-            for s, t in enumerate(view.totals)
-        ]
+        scores = hand_scores(points, me, option, moon_points, view.bonus_taker)
+        totals = [t + v for t, v in zip(view.totals, scores, strict=True)]
         ended = view.rules.is_over(view.hand_no, totals)
         others = min(t for s, t in enumerate(totals) if s != me)
         outright = ended and totals[me] < others

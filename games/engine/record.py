@@ -155,4 +155,9 @@ def _restore_row(match: Match, row: dict[str, Any]) -> None:
         raise BadSnapshot("A score sheet row has the wrong number of scores")
     for s, v in enumerate(scores):
         match.totals[s] += v
-    match.sheet.append(ScoreRow(points, scores, tuple(match.totals), row["moon"], row["option"]))
+    bonus = row.get("bonus")
+    if bonus is not None and (type(bonus) is not int or not 0 <= bonus < n):
+        raise BadSnapshot("A score sheet row names a bonus taker who is not at the table")
+    match.sheet.append(
+        ScoreRow(points, scores, tuple(match.totals), row["moon"], row["option"], bonus)
+    )
