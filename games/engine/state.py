@@ -87,6 +87,9 @@ class Match:
         rules = rules if rules is not None else RuleSet()
         if not isinstance(rules, RuleSet):
             raise TypeError("Match needs a RuleSet")
+        if rules.two_decks and type(self) is Match:
+            # Two decks need their own state (cancellation.py); Match.new picks it.
+            raise TypeError("Use Match.new(rules) for Cancellation Hearts")
         self.rules = rules
         self.n = rules.players
         self.hand_size = rules.hand_size
@@ -117,7 +120,11 @@ class Match:
 
     @classmethod
     def new(cls, rules: RuleSet | None = None) -> Match:
-        """Return a match waiting for the deal of hand 1."""
+        """Return a match waiting for the deal of hand 1 (a CancellationMatch for R5.2)."""
+        if rules is not None and isinstance(rules, RuleSet) and rules.two_decks:
+            from .cancellation import CancellationMatch
+
+            return CancellationMatch(rules)
         return cls(rules)
 
     def copy(self) -> Match:
@@ -226,6 +233,10 @@ class Match:
             return self._play_error(seat, _card_index(card))
         except EngineError as exc:
             return exc
+
+    def card_index(self, seat: int, card: Card | str) -> int:
+        """Return the index of the card a decision names (two decks: the copy the seat holds)."""
+        return _card_index(card)
 
     def _seat(self, seat: int) -> int:
         if type(seat) is not int or not 0 <= seat < self.n:

@@ -54,6 +54,7 @@ class HandRecord:
     deal: tuple[tuple[Card, ...], ...]
     passes: tuple[tuple[Card, ...] | None, ...]
     tricks: tuple[TrickView, ...]
+    widow: tuple[Card, ...] = field(default=(), kw_only=True)  # R5.2's widow
 
 
 @dataclass(frozen=True, slots=True)
