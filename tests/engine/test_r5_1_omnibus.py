@@ -13,10 +13,11 @@ from games.engine import (
     Deal,
     Match,
     RuleSet,
+    bot_for_level,
     players_allowed,
     replay,
 )
-from games.engine.bots import play_hand, random_playout
+from games.engine.bots import moon_choice, play_hand, random_playout
 from games.engine.scoring import hand_scores
 
 from .helpers import each_table, fill_hands, moon_deal, ready_to_play
@@ -234,3 +235,22 @@ def test_R5_1_baseline_bot_wins_the_bonus_card_when_last_on_a_pointless_trick() 
         match.play(seat, card)
     decision = BaselineBot().choose(match.view(3))
     assert decision["card"] == "QD"  # the lowest diamond that takes the J♦
+
+
+def test_R5_5_bot_shooter_counts_the_bonus_card_in_its_moon_choice() -> None:
+    # Adding 26 ends the match. Without the bonus the shooter would end on 96 against 95 and
+    # lose, so it would subtract; with the J♦'s -10 it ends on 86 and wins outright (R4.6).
+    match = moon_match(4, "JD", "ask", totals=[69, 96, 90, 90])
+    view = match.view(1)
+    assert view.bonus_taker == 1
+    assert moon_choice(view) == "add"
+    match.apply(BaselineBot().choose(view))
+    assert match.totals == [95, 86, 116, 116] and match.winners == (1,)
+
+
+def test_R5_1_search_bot_plays_omnibus() -> None:
+    rules = omnibus(4, "TD", hands=1)
+    match = Match.new(rules)
+    match.start_hand(Deal.from_seed(rules, 5))
+    play_hand(match, [bot_for_level("normal", s) for s in range(4)])
+    assert match.is_finished and match.sheet[-1].bonus is not None

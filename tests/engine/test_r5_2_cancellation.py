@@ -532,3 +532,31 @@ def test_R5_3_snapshot_round_trips_at_every_step(players: int) -> None:
     copy = match.copy()
     copy.start_hand(Deal.from_seed(rules, 10))
     assert match.phase == "hand_over" and copy.phase == "playing"
+
+
+@pytest.mark.parametrize("players", (6, 8, 10), ids=lambda n: f"players={n}")
+def test_R5_5_last_trick_not_won_takes_every_trick_still_waiting(players: int) -> None:
+    # Seats 1 and 2, 3 and 4, ... hold the same cards, one copy each, and each answers its
+    # partner with the twin: no trick is ever won, and all of them, with the widow, go to the
+    # leader of the last trick, seat 1, who led every trick (R5.2) - a moon (R5.4).
+    rules = rules_for(players, moon="subtract")
+    size = rules.hand_size
+    partner = {s: (s + 1) % players if s % 2 else (s - 1) % players for s in range(players)}
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for k, first in enumerate(range(1, players, 2)):
+        faces = FACES[k * size : (k + 1) * size]
+        hands[first] = list(faces)
+        hands[partner[first]] = list(faces)
+    match = Match.new(rules)
+    match.start_hand(Deal.from_hands(rules, hands))
+    while match.phase == "playing":
+        seat = match.to_act()[0]
+        played = {p.seat: p.card for p in match.public_view().trick}
+        twin = played.get(partner[seat])
+        match.play(seat, twin.face_text if twin else match.legal_plays(seat)[0])
+    view = match.public_view()
+    assert all(t.winner is None and t.leader == 1 for t in view.tricks)
+    assert all(t.taker == 1 for t in view.tricks)
+    assert view.widow_taker == (1 if WIDOWS[players] else None)
+    assert match.sheet[-1].moon == 1 and match.sheet[-1].points[1] == 52
+    assert list(match.sheet[-1].scores) == [-52 if s == 1 else 0 for s in range(players)]
