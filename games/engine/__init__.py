@@ -1,7 +1,7 @@
 """Hearts rules engine: pure Python, standard library only (see README.md beside this file)."""
 
 from .bots import BaselineBot, RandomBot, moon_choice, play_hand, random_playout
-from .cancellation import CancellationMatch
+from .cancellation import CancellationMatch, winner_of_trick
 from .cards import ALL_CARDS, CARDS, SECOND_COPIES, Card, cards_from_mask, mask_of, parse_cards
 from .deal import Deal
 from .errors import (
@@ -89,4 +89,5 @@ __all__ = [
     "players_allowed",
     "random_playout",
     "replay",
+    "winner_of_trick",
 ]

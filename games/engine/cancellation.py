@@ -14,6 +14,7 @@ Both copies are the same card for every rule, so which copy goes never changes t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .cards import (
@@ -81,6 +82,20 @@ def trick_winner(cards: list[int] | tuple[int, ...], leader: int, n: int) -> int
     top = live.bit_length() - 1
     card = top if low >> top & 1 else top + DECK_SIZE
     return (leader + cards.index(card)) % n
+
+
+def winner_of_trick(rules: RuleSet, leader: int, cards: Sequence[Card]) -> int | None:
+    """Return the seat that wins a complete trick under any rule set, or None if it is not won.
+
+    For callers holding cards rather than a match (a trick rebuilt from a log): the highest card
+    of the suit led (R3.4), cancelled pairs left out in Cancellation (R5.2).
+    """
+    indices = [c.index for c in cards]
+    if rules.two_decks:
+        return trick_winner(indices, leader, rules.players)
+    lead = SUIT_MASKS[indices[0] // 13]
+    top = max(i for i in indices if 1 << i & lead)
+    return (leader + indices.index(top)) % rules.players
 
 
 class CancellationMatch(Match):

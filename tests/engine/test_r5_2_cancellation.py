@@ -25,6 +25,7 @@ from games.engine import (
     WrongPhase,
     bot_for_level,
     replay,
+    winner_of_trick,
 )
 from games.engine.bots import play_hand, random_playout
 from games.engine.cards import RANKS, SUITS
@@ -560,3 +561,14 @@ def test_R5_5_last_trick_not_won_takes_every_trick_still_waiting(players: int) -
     assert view.widow_taker == (1 if WIDOWS[players] else None)
     assert match.sheet[-1].moon == 1 and match.sheet[-1].points[1] == 52
     assert list(match.sheet[-1].scores) == [-52 if s == 1 else 0 for s in range(players)]
+
+
+def test_R5_2_winner_of_a_trick_rebuilt_from_cards() -> None:
+    def trick(text: str) -> list[Card]:
+        return [Card.parse(c) for c in text.split()]
+
+    rules = rules_for(5)
+    assert winner_of_trick(rules, 3, trick("5C AC AC2 KD 9C")) == 2  # the A♣s cancel: 9♣
+    assert winner_of_trick(rules, 3, trick("5C AC QC2 KD 9C")) == 4  # no pair: the A♣
+    assert winner_of_trick(rules, 0, trick("5C 5C2 AD 2S 3H")) is None  # not won
+    assert winner_of_trick(RuleSet(), 2, trick("5C AC KD 9C")) == 3
