@@ -1,7 +1,8 @@
 """Hearts rules engine: pure Python, standard library only (see README.md beside this file)."""
 
 from .bots import BaselineBot, RandomBot, moon_choice, play_hand, random_playout
-from .cards import CARDS, Card, cards_from_mask, mask_of, parse_cards
+from .cancellation import CancellationMatch, winner_of_trick
+from .cards import ALL_CARDS, CARDS, SECOND_COPIES, Card, cards_from_mask, mask_of, parse_cards
 from .deal import Deal
 from .errors import (
     BadCard,
@@ -18,20 +19,37 @@ from .errors import (
     WrongPhase,
 )
 from .record import moon_decision, pass_decision, play_decision, replay
-from .rules import RuleSet
+from .rules import (
+    BONUS_CARDS,
+    CANCELLATION,
+    MAX_TABLE,
+    OMNIBUS,
+    STANDARD,
+    VARIANTS,
+    RuleSet,
+    players_allowed,
+)
 from .search import LEVELS, SearchBot, bot_for_level
 from .state import FINISHED, HAND_OVER, MOON, PASSING, PHASES, PLAYING, Match, ScoreRow
 from .views import CardOption, HandRecord, PlayedCard, PublicView, SeatView, TrickView
 
 __all__ = [
+    "ALL_CARDS",
+    "BONUS_CARDS",
+    "CANCELLATION",
     "CARDS",
     "FINISHED",
     "HAND_OVER",
     "LEVELS",
+    "MAX_TABLE",
     "MOON",
+    "OMNIBUS",
     "PASSING",
     "PHASES",
     "PLAYING",
+    "SECOND_COPIES",
+    "STANDARD",
+    "VARIANTS",
     "BadCard",
     "BadDeal",
     "BadDecision",
@@ -40,6 +58,7 @@ __all__ = [
     "BadRules",
     "BadSnapshot",
     "BaselineBot",
+    "CancellationMatch",
     "Card",
     "CardNotHeld",
     "CardOption",
@@ -67,6 +86,8 @@ __all__ = [
     "pass_decision",
     "play_decision",
     "play_hand",
+    "players_allowed",
     "random_playout",
     "replay",
+    "winner_of_trick",
 ]

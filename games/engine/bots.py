@@ -6,9 +6,19 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from .cards import CARDS, HEARTS_MASK, QS_INDEX, QS_MASK, SUIT_MASKS, indices_of
+from .cards import (
+    ALL_CARDS,
+    CARDS,
+    HEARTS_MASK,
+    POINTS_MASK,
+    QS_INDEX,
+    QS_MASK,
+    SUIT_MASKS,
+    indices_of,
+)
 from .errors import WrongPhase
 from .record import moon_decision, pass_decision, play_decision
+from .scoring import hand_scores
 from .state import MOON, PASSING, PLAYING, Match
 from .views import SeatView
 
@@ -32,14 +42,17 @@ def _by_rank(mask: int, highest: bool) -> int:
 
 
 def moon_choice(view: SeatView) -> str:
-    """Return the option that leaves the shooter best placed, winning outright if it can (R4.6)."""
+    """Return the option that leaves the shooter best placed, winning outright if it can (R4.6).
+
+    The hand's scores count the moon (26, or 52 with two decks) and the Omnibus bonus (R5.4).
+    """
     me = view.seat
     best_key, best = None, "subtract"
+    points = [0] * view.players
+    moon_points = view.rules.moon_points
     for option in ("subtract", "add"):
-        totals = [
-            t + (-26 if s == me else 0) if option == "subtract" else t + (0 if s == me else 26)
-            for s, t in enumerate(view.totals)
-        ]
+        scores = hand_scores(points, me, option, moon_points, view.bonus_taker)
+        totals = [t + v for t, v in zip(view.totals, scores, strict=True)]
         ended = view.rules.is_over(view.hand_no, totals)
         others = min(t for s, t in enumerate(totals) if s != me)
         outright = ended and totals[me] < others
@@ -61,6 +74,8 @@ class BaselineBot:
         if view.phase == MOON:
             return moon_decision(view.seat, moon_choice(view))
         if view.phase == PLAYING and view.my_turn:
+            if view.rules.two_decks:
+                return play_decision(view.seat, ALL_CARDS[choose_two_deck_play(view)])
             return play_decision(view.seat, CARDS[self.choose_play(view)])
         raise WrongPhase("There is nothing for this seat to decide now")
 
@@ -90,14 +105,20 @@ class BaselineBot:
         for played in view.trick:
             trick_mask |= 1 << played.card.index
         winning = _top(trick_mask & lead_mask)
+        bonus = view.rules.bonus_mask
         if legal & lead_mask:
+            if bonus and not trick_mask & POINTS_MASK:
+                take = _take_bonus(view, legal, trick_mask, winning, bonus)
+                if take >= 0:
+                    return take
             under = legal & ((1 << winning) - 1)
             if under:
                 return _top(under)  # duck with the highest card that still loses
             # We take this trick anyway (unless someone overtakes): spend the highest card,
             # but not the Q♠ on our own trick.
             return _top(legal & ~QS_MASK or legal)
-        # Void in the suit led: shed the Q♠, then high spades, then hearts, then high cards.
+        # Void in the suit led: shed the Q♠, then high spades, then hearts, then high cards;
+        # never the Omnibus bonus card, worth -10 to whoever takes it (R5.1).
         if legal & QS_MASK:
             return QS_INDEX
         high_spades = legal & HIGH_SPADES
@@ -105,7 +126,66 @@ class BaselineBot:
             return _top(high_spades)
         if legal & HEARTS_MASK:
             return _top(legal & HEARTS_MASK)
-        return _by_rank(legal, highest=True)
+        return _by_rank(legal & ~bonus or legal, highest=True)
+
+
+def _take_bonus(view: SeatView, legal: int, trick: int, winning: int, bonus: int) -> int:
+    """Return a card that wins the Omnibus bonus card on a trick without points, or -1.
+
+    Worth -10 (R5.1), the bonus card is taken when it is safe: it is in the trick (or we hold
+    it and it would win), and we play last, so nobody can overtake or drop points on it.
+    """
+    if len(view.trick) != view.players - 1:
+        return -1
+    if legal & bonus and bonus > 1 << winning:
+        return _top(bonus)  # our own bonus card wins the trick
+    if trick & bonus:
+        over = legal & ~((1 << winning) - 1) & ~QS_MASK
+        if over:
+            return (over & -over).bit_length() - 1  # the lowest card that wins it
+    return -1
+
+
+def choose_two_deck_play(view: SeatView) -> int:
+    """Return the index (0..103) of the baseline's play in Cancellation Hearts (R5.2).
+
+    The baseline's plan on two decks: lead low, duck under the winning card, shed danger when
+    void. Identical cards change what ducks: a card whose twin is in the trick is cancelled and
+    can never win it, so it is as safe a duck as a low card, and playing the twin of the winning
+    card cancels it, so the next card down wins instead.
+    """
+    legal = view.legal_mask
+    if legal & (legal - 1) == 0:
+        return _top(legal)
+    cards = indices_of(legal)
+    if not view.trick:
+        # Lead low by rank, never the high spades that could draw a Q♠ onto us.
+        safe = [c for c in cards if not 1 << (c % 52) & HIGH_SPADES] or cards
+        return min(safe, key=lambda c: (c % 13, c))
+    lead_suit = view.trick[0].card.index % 52 // 13
+    played = [p.card.index % 52 for p in view.trick]
+    once = {f for f in played if played.count(f) == 1}
+    live = [f for f in once if f // 13 == lead_suit]
+    winning = max(live) if live else -1
+    following = [c for c in cards if c % 52 // 13 == lead_suit]
+    if following:
+
+        def loses(card: int) -> bool:
+            face = card % 52
+            # A card whose twin is in the trick is cancelled and cannot win it (the twin of
+            # the winning card included: the next live card wins instead).
+            return face in once or face < winning
+
+        under = [c for c in following if loses(c)]
+        if under:
+            return max(under, key=lambda c: (c % 52, c))  # duck with the highest loser
+        return max(following, key=lambda c: (c % 52 != QS_INDEX, c % 52, c))
+    # Void: shed a Q♠, then high spades, then the highest heart, then the highest card.
+    for group in (QS_MASK, HIGH_SPADES, HEARTS_MASK):
+        shed = [c for c in cards if 1 << (c % 52) & group]
+        if shed:
+            return max(shed, key=lambda c: (c % 52, c))
+    return max(cards, key=lambda c: (c % 13, c))
 
 
 class RandomBot:

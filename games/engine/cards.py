@@ -2,6 +2,12 @@
 
 Card index = suit * 13 + rank, with suits C, D, H, S (0..3) and ranks 2..A (0..12), so bit i of
 an int is card i, sorting indices sorts by suit then rank, and a suit is a contiguous 13-bit run.
+
+Two decks (R5.2, Cancellation Hearts): the second copy of card i is card i + 52, so a two-deck
+card set is a 104-bit int whose low 52 bits are the first deck and high 52 bits the second. The
+first copy is the ordinary card ("QS"); the second has its own object and code, the face with a
+"2" after it ("QS2"), so that two identical cards in one hand or trick can be told apart. Cards
+sort by face, then copy (QS, QS2, KS).
 """
 
 from __future__ import annotations
@@ -26,8 +32,11 @@ HEARTS_MASK = SUIT_MASKS[HEARTS]
 QS_INDEX = SPADES * 13 + RANKS.index("Q")
 QS_MASK = 1 << QS_INDEX
 POINTS_MASK = HEARTS_MASK | QS_MASK
+DECK_SIZE = 52
 FULL_DECK = (1 << 52) - 1
+TWO_DECKS = (1 << 104) - 1  # R5.2: both copies of every card
 BITS = tuple(1 << i for i in range(52))  # BITS[i] is the one-card set of card i
+SECOND_COPY_MARK = "2"  # "QS2" is the second copy of the Q♠
 
 
 def index_of(text: str) -> int:
@@ -43,14 +52,26 @@ def index_of(text: str) -> int:
     return s * 13 + r
 
 
-class Card:
-    """One playing card; the 52 instances are shared, so identity equals equality."""
+def code_index(text: str) -> int:
+    """Return the index of a card code: "QS" (0..51), or "QS2" for the second copy (52..103)."""
+    if isinstance(text, str) and len(text) == 3 and text[2] == SECOND_COPY_MARK:
+        return index_of(text[:2]) + DECK_SIZE
+    return index_of(text)
 
-    __slots__ = ("index", "rank", "suit", "text")
+
+class Card:
+    """One playing card; the instances are shared, so identity equals equality.
+
+    The 52 cards of one deck are `CARDS`; the second copies of a two-deck game (R5.2) are
+    `SECOND_COPIES`, with indices 52..103 and codes like "QS2" (see the module's docstring).
+    """
+
+    __slots__ = ("index", "rank", "suit", "text", "order")
     index: int
     rank: str
     suit: str
-    text: str
+    text: str  # the card's code: "QS", or "QS2" for a second copy
+    order: int  # sorting key: face, then copy
 
     def __new__(cls, rank: str, suit: str) -> Card:
         return CARDS[index_of(f"{rank}{suit}")]
@@ -58,23 +79,25 @@ class Card:
     @classmethod
     def _make(cls, index: int) -> Card:
         card = object.__new__(cls)
+        face, copy = index % DECK_SIZE, index // DECK_SIZE
         for name, value in (
             ("index", index),
-            ("rank", RANKS[index % 13]),
-            ("suit", SUITS[index // 13]),
-            ("text", RANKS[index % 13] + SUITS[index // 13]),
+            ("rank", RANKS[face % 13]),
+            ("suit", SUITS[face // 13]),
+            ("text", RANKS[face % 13] + SUITS[face // 13] + (SECOND_COPY_MARK if copy else "")),
+            ("order", face * 2 + copy),
         ):
             object.__setattr__(card, name, value)
         return card
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Return the card for text like "QS"; raise BadCard for anything else."""
-        return CARDS[index_of(text)]
+        """Return the card for a code like "QS" (or "QS2", a second copy); else raise BadCard."""
+        return ALL_CARDS[code_index(text)]
 
     @classmethod
     def from_index(cls, index: int) -> Card:
-        """Return the card with the given 0..51 index."""
+        """Return the card of one deck with the given 0..51 index (ALL_CARDS has both copies)."""
         if not isinstance(index, int) or not 0 <= index < 52:
             raise BadCard(f"{index!r} is not a card index (0-51)")
         return CARDS[index]
@@ -101,22 +124,37 @@ class Card:
     def __lt__(self, other: Card) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
-        return self.index < other.index
+        return self.order < other.order
 
     def __le__(self, other: Card) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
-        return self.index <= other.index
+        return self.order <= other.order
 
     def __gt__(self, other: Card) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
-        return self.index > other.index
+        return self.order > other.order
 
     def __ge__(self, other: Card) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
-        return self.index >= other.index
+        return self.order >= other.order
+
+    @property
+    def face(self) -> Card:
+        """Return the first copy of this card (itself, unless it is a second copy)."""
+        return CARDS[self.index % DECK_SIZE]
+
+    @property
+    def copy(self) -> int:
+        """Return 1 for a card of the first deck, 2 for a second copy (R5.2)."""
+        return 1 + self.index // DECK_SIZE
+
+    @property
+    def face_text(self) -> str:
+        """Return the card's name without its copy: "QS" for both "QS" and "QS2"."""
+        return self.rank + self.suit
 
     @property
     def mask(self) -> int:
@@ -156,18 +194,21 @@ class Card:
     @property
     def points(self) -> int:
         """Return the penalty points this card carries (R4.2)."""
-        return 13 if self.index == QS_INDEX else (1 if self.suit == "H" else 0)
+        return 13 if self.index % DECK_SIZE == QS_INDEX else (1 if self.suit == "H" else 0)
 
 
 CARDS: tuple[Card, ...] = tuple(Card._make(i) for i in range(52))
+SECOND_COPIES: tuple[Card, ...] = tuple(Card._make(i) for i in range(52, 104))
+ALL_CARDS: tuple[Card, ...] = CARDS + SECOND_COPIES
 
 
 def _card_at(index: int) -> Card:
     """Return the shared card for an index (used by pickle and copy)."""
-    return CARDS[index]
+    return ALL_CARDS[index]
 
 
 TEXTS: tuple[str, ...] = tuple(c.text for c in CARDS)
+ALL_TEXTS: tuple[str, ...] = tuple(c.text for c in ALL_CARDS)
 QUEEN_OF_SPADES = CARDS[QS_INDEX]
 
 
@@ -182,7 +223,9 @@ def indices_of(mask: int) -> list[int]:
 
 
 def cards_from_mask(mask: int) -> tuple[Card, ...]:
-    """Return the cards in a card set, sorted by suit then rank."""
+    """Return the cards in a card set, sorted by suit then rank (then copy, with two decks)."""
+    if mask >> DECK_SIZE:
+        return _two_deck_cards(mask)
     out = []
     while mask:
         low = mask & -mask
@@ -191,16 +234,29 @@ def cards_from_mask(mask: int) -> tuple[Card, ...]:
     return tuple(out)
 
 
+def _two_deck_cards(mask: int) -> tuple[Card, ...]:
+    """Return the cards of a two-deck set in face order, the first copy before the second."""
+    out = []
+    for face in indices_of((mask | mask >> DECK_SIZE) & FULL_DECK):
+        if mask >> face & 1:
+            out.append(CARDS[face])
+        if mask >> (face + DECK_SIZE) & 1:
+            out.append(SECOND_COPIES[face])
+    return tuple(out)
+
+
 def mask_of(cards: Iterable[Card | str]) -> int:
-    """Return the card set of cards or card texts (duplicates collapse)."""
+    """Return the card set of cards or card codes (duplicates collapse)."""
     mask = 0
     for card in cards:
-        mask |= 1 << (card.index if isinstance(card, Card) else index_of(card))
+        mask |= 1 << (card.index if isinstance(card, Card) else code_index(card))
     return mask
 
 
 def text_of_mask(mask: int) -> str:
-    """Return a card set as space-separated card texts ("2C 7C QS")."""
+    """Return a card set as space-separated card codes ("2C 7C QS", or "QS QS2" with two decks)."""
+    if mask >> DECK_SIZE:
+        return " ".join(c.text for c in _two_deck_cards(mask))
     return " ".join(TEXTS[i] for i in indices_of(mask))
 
 
@@ -211,5 +267,5 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
 
 
 def suit_of(index: int) -> int:
-    """Return the suit number (0 clubs .. 3 spades) of a card index."""
-    return index // 13
+    """Return the suit number (0 clubs .. 3 spades) of a card index (either copy)."""
+    return index % DECK_SIZE // 13

@@ -6,48 +6,67 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import BITS, TEXTS, Card, cards_from_mask, index_of, text_of_mask
+from .cards import (
+    ALL_CARDS,
+    DECK_SIZE,
+    TEXTS,
+    Card,
+    cards_from_mask,
+    code_index,
+    index_of,
+    text_of_mask,
+)
 from .errors import BadCard, BadDeal
 from .rules import RuleSet
 
+# BITS[i] is the one-card set of card i, for both decks (R5.2 numbers second copies 52..103).
+BITS = tuple(1 << i for i in range(2 * DECK_SIZE))
+
 
 class Deal:
-    """The hands as dealt, seat by seat, as card sets; immutable once made."""
+    """The hands as dealt, seat by seat, as card sets; immutable once made.
 
-    __slots__ = ("masks", "players", "seed")
+    `widow` is the set of cards left over in Cancellation (R5.2), 0 in the other games.
+    """
+
+    __slots__ = ("masks", "players", "seed", "widow")
 
     masks: tuple[int, ...]
     players: int
     seed: int | None
+    widow: int
 
-    def __init__(self, masks: Sequence[int], seed: int | None = None) -> None:
+    def __init__(self, masks: Sequence[int], seed: int | None = None, widow: int = 0) -> None:
         """Trust the masks; use from_hands or from_seed for checked construction."""
         object.__setattr__(self, "masks", tuple(masks))
         object.__setattr__(self, "players", len(self.masks))
         object.__setattr__(self, "seed", seed)
+        object.__setattr__(self, "widow", widow)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Deal is immutable")
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Deal) and other.masks == self.masks
+        return isinstance(other, Deal) and other.masks == self.masks and other.widow == self.widow
 
     def __hash__(self) -> int:
         return hash(self.masks)
 
     def __repr__(self) -> str:
-        return f"Deal({[text_of_mask(m) for m in self.masks]!r}, seed={self.seed!r})"
+        widow = f", widow={text_of_mask(self.widow)!r}" if self.widow else ""
+        return f"Deal({[text_of_mask(m) for m in self.masks]!r}, seed={self.seed!r}{widow})"
 
     @classmethod
     def from_rng(cls, rules: RuleSet, rng: random.Random, seed: int | None = None) -> Deal:
         """Shuffle the table's deck with a caller's Random and deal it out."""
         deck = list(rules.deck_indices)
         rng.shuffle(deck)
-        size = len(deck) // rules.players
+        size = rules.hand_size
+        dealt = size * rules.players  # R5.2: as far as the cards go evenly; the rest is the widow
         bit = BITS.__getitem__
         # Distinct bits: their sum is their union, and sum/map run at C speed.
-        masks = [sum(map(bit, deck[start : start + size])) for start in range(0, len(deck), size)]
-        return cls(masks, seed)
+        masks = [sum(map(bit, deck[start : start + size])) for start in range(0, dealt, size)]
+        return cls(masks, seed, sum(map(bit, deck[dealt:])))
 
     @classmethod
     def from_random(cls, rules: RuleSet, rng: random.Random) -> Deal:
@@ -60,10 +79,13 @@ class Deal:
         deck = list(rules.deck_indices)
         random_ = rng.random
         deck.sort(key=lambda _: random_())
-        size = len(deck) // rules.players
+        size = rules.hand_size
+        dealt = size * rules.players
         bit = BITS.__getitem__
         return cls(
-            [sum(map(bit, deck[start : start + size])) for start in range(0, len(deck), size)]
+            [sum(map(bit, deck[start : start + size])) for start in range(0, dealt, size)],
+            None,
+            sum(map(bit, deck[dealt:])),
         )
 
     @classmethod
@@ -79,6 +101,8 @@ class Deal:
         n = rules.players
         if isinstance(hands, str) or len(hands) != n:
             raise BadDeal(f"A {n}-player deal needs {n} hands")
+        if rules.two_decks:
+            return cls._from_two_deck_hands(rules, hands)
         deck = rules.deck_mask
         size = rules.hand_size
         seen = 0
@@ -106,10 +130,47 @@ class Deal:
             raise BadDeal(f"Cards missing from the deal: {text_of_mask(missing)}")
         return cls(masks)
 
+    @classmethod
+    def _from_two_deck_hands(
+        cls, rules: RuleSet, hands: Sequence[Sequence[Card | str] | str]
+    ) -> Deal:
+        """Return a two-deck deal (R5.2); the cards no seat holds are the widow.
+
+        A plain name ("QS", or the first copy's Card) takes the first copy while it is free,
+        else the second, so a deal may list a card twice without saying which copy is which;
+        "QS2" (or SECOND_COPIES' card) names the second copy.
+        """
+        size = rules.hand_size
+        seen = 0
+        masks = []
+        for seat, hand in enumerate(hands):
+            items: Sequence[Card | str] = hand.split() if isinstance(hand, str) else hand
+            if len(items) != size:
+                raise BadDeal(f"Seat {seat} has {len(items)} cards; each seat needs {size}")
+            mask = 0
+            for item in items:
+                try:
+                    i = item.index if isinstance(item, Card) else code_index(item)
+                except BadCard as exc:
+                    raise BadDeal(f"Seat {seat}: {exc.message}") from None
+                if i < DECK_SIZE and seen >> i & 1:
+                    i += DECK_SIZE  # the first copy is dealt: this is the second
+                if seen >> i & 1:
+                    raise BadDeal(f"{ALL_CARDS[i].face_text} is dealt more than twice", "R5.2")
+                seen |= 1 << i
+                mask |= 1 << i
+            masks.append(mask)
+        return cls(masks, None, rules.deck_mask & ~seen)
+
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """Return each seat's dealt cards, sorted."""
         return tuple(cards_from_mask(m) for m in self.masks)
+
+    @property
+    def widow_cards(self) -> tuple[Card, ...]:
+        """Return the widow's cards, sorted (R5.2; empty in the other games)."""
+        return cards_from_mask(self.widow)
 
     def check(self, rules: RuleSet) -> None:
         """Raise BadDeal unless this deal is the table's deck dealt evenly to its seats."""
@@ -120,6 +181,8 @@ class Deal:
         data: dict[str, Any] = {"hands": [text_of_mask(m) for m in self.masks]}
         if self.seed is not None:
             data["seed"] = self.seed
+        if self.widow:
+            data["widow"] = text_of_mask(self.widow)  # R5.2; derived, written for readers
         return data
 
     @classmethod
@@ -129,6 +192,8 @@ class Deal:
             raise BadDeal("A deal must give its hands or its seed")
         if "hands" in data:
             deal = cls.from_hands(rules, data["hands"])
+            if "widow" in data and data["widow"] != text_of_mask(deal.widow):
+                raise BadDeal("The widow is not the cards left over from the deal", "R5.2")
             seed = data.get("seed")
-            return cls(deal.masks, seed) if seed is not None else deal
+            return cls(deal.masks, seed, deal.widow) if seed is not None else deal
         return cls.from_seed(rules, data["seed"])

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 
 from .cards import HEARTS_MASK, POINTS_MASK, QS_INDEX, QS_MASK, SUIT_MASKS
 from .rules import RuleSet
+from .scoring import hand_scores as scores_after
 from .state import PLAYING, Match
 
 HIGH_SPADES = QS_MASK | QS_MASK << 1 | QS_MASK << 2  # Q♠ K♠ A♠
@@ -155,28 +156,33 @@ def hand_points(taken: Sequence[int]) -> list[int]:
 def hand_scores(
     rules: RuleSet, hand_no: int, totals: Sequence[int], taken: Sequence[int]
 ) -> list[int]:
-    """Return each seat's score for a hand with the moon rule applied (R4.3, R4.6)."""
-    n = len(taken)
+    """Return each seat's score for a hand: the moon rule (R4.3, R4.6), then the bonus (R5.1)."""
+    bonus_taker = None
+    if rules.bonus_mask:
+        bonus_taker = next(s for s, t in enumerate(taken) if t & rules.bonus_mask)
     for seat, t in enumerate(taken):
         if t & POINTS_MASK == POINTS_MASK:
             option = rules.moon
             if option == "ask":
-                option = moon_option(rules, hand_no, totals, seat)
-            if option == "subtract":
-                return [-26 if s == seat else 0 for s in range(n)]
-            return [0 if s == seat else 26 for s in range(n)]
-    return hand_points(taken)
+                option = moon_option(rules, hand_no, totals, seat, bonus_taker)
+            return scores_after(hand_points(taken), seat, option, 26, bonus_taker)
+    return scores_after(hand_points(taken), None, None, 26, bonus_taker)
 
 
-def moon_option(rules: RuleSet, hand_no: int, totals: Sequence[int], me: int) -> str:
+def moon_option(
+    rules: RuleSet,
+    hand_no: int,
+    totals: Sequence[int],
+    me: int,
+    bonus_taker: int | None = None,
+) -> str:
     """Return the option leaving the shooter best placed, winning outright if it can (R4.6)."""
     best_key: tuple[bool, bool, bool, int] | None = None
     best = "subtract"
+    points = [0] * len(totals)
     for option in ("subtract", "add"):
-        after = [
-            t + (-26 if s == me else 0) if option == "subtract" else t + (0 if s == me else 26)
-            for s, t in enumerate(totals)
-        ]
+        scores = scores_after(points, me, option, 26, bonus_taker)
+        after = [t + v for t, v in zip(totals, scores, strict=True)]
         ended = rules.is_over(hand_no, after)
         others = min(t for s, t in enumerate(after) if s != me)
         key = (

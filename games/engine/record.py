@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .cards import TEXTS, Card, index_of, text_of_mask
+from .cards import ALL_TEXTS, Card, text_of_mask
 from .deal import Deal
 from .errors import BadDecision, BadSnapshot, EngineError
 from .rules import RuleSet
@@ -42,7 +42,7 @@ def apply_decision(match: Match, decision: dict[str, Any], checked: bool = True)
         if checked:
             match.play(seat, card)  # type: ignore[arg-type]
         else:
-            match.play_fast(index_of(card))  # type: ignore[arg-type]
+            match.play_fast(match.card_index(seat, card))  # type: ignore[arg-type]
     elif kind == "pass":
         cards = decision.get("cards")
         if not isinstance(cards, list):
@@ -52,7 +52,7 @@ def apply_decision(match: Match, decision: dict[str, Any], checked: bool = True)
         else:
             mask = 0
             for c in cards:
-                mask |= 1 << index_of(c)
+                mask |= 1 << match.card_index(seat, c)
             match.pass_fast(seat, mask)
     elif kind == "moon":
         option = decision.get("option")
@@ -71,7 +71,7 @@ def replay(
     checked: bool = True,
 ) -> Match:
     """Rebuild a match: each deal starts the next hand as soon as the one before is over (R6.2)."""
-    match = Match(rules)
+    match = Match.new(rules)
     pending = [d if isinstance(d, Deal) else Deal.from_dict(rules, d) for d in deals]
     pending.reverse()
     for number, decision in enumerate(decisions):
@@ -89,8 +89,8 @@ def replay(
 
 def snapshot(match: Match) -> dict[str, Any]:
     """Return the compact JSON form of a match: rules, score sheet, and this hand's record."""
-    plays = [TEXTS[c] for _, cards, _ in match.tricks for c in cards]
-    plays.extend(TEXTS[c] for c in match.trick)
+    plays = [ALL_TEXTS[c] for _, cards, _ in match.tricks for c in cards]
+    plays.extend(ALL_TEXTS[c] for c in match.trick)
     return {
         "v": SNAPSHOT_VERSION,
         "rules": match.rules.to_dict(),
@@ -123,7 +123,7 @@ def _rebuild(data: dict[str, Any]) -> Match:
     if data["phase"] not in PHASES:
         raise BadSnapshot(f"Unknown phase {data['phase']!r}")
     rules = RuleSet.from_dict(data["rules"])
-    match = Match(rules)
+    match = Match.new(rules)
     hand_no = data["hand_no"]
     rows = data["sheet"]
     # Rows before the current hand are taken as written; the current hand is replayed.
@@ -155,4 +155,9 @@ def _restore_row(match: Match, row: dict[str, Any]) -> None:
         raise BadSnapshot("A score sheet row has the wrong number of scores")
     for s, v in enumerate(scores):
         match.totals[s] += v
-    match.sheet.append(ScoreRow(points, scores, tuple(match.totals), row["moon"], row["option"]))
+    bonus = row.get("bonus")
+    if bonus is not None and (type(bonus) is not int or not 0 <= bonus < n):
+        raise BadSnapshot("A score sheet row names a bonus taker who is not at the table")
+    match.sheet.append(
+        ScoreRow(points, scores, tuple(match.totals), row["moon"], row["option"], bonus)
+    )

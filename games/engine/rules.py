@@ -7,11 +7,27 @@ from dataclasses import asdict, dataclass, fields
 from functools import cached_property
 from typing import Any
 
-from .cards import CLUBS, FULL_DECK, RANKS, SUIT_MASKS, SUITS
+from .cards import CLUBS, FULL_DECK, RANKS, SUIT_MASKS, SUITS, TWO_DECKS
 from .errors import BadRules
 
 MOON_OPTIONS = ("ask", "subtract", "add")
+# R1.1: the standard game (and Omnibus, which plays the same deck) is for 3 to 7 players.
 MIN_PLAYERS, MAX_PLAYERS = 3, 7
+# R5: "standard" plays R1-R4; "omnibus" adds a bonus card (R5.1); "cancellation" plays two decks
+# (R5.2). They do not combine (R5.4), hence one field with three values rather than two flags.
+STANDARD, OMNIBUS, CANCELLATION = "standard", "omnibus", "cancellation"
+VARIANTS = (STANDARD, OMNIBUS, CANCELLATION)
+BONUS_CARDS = ("JD", "TD")  # R5.1: the J♦, or the 10♦ by local custom
+BONUS_POINTS = -10
+# R5.2: Cancellation is for 5 to 10 players.
+MIN_CANCELLATION_PLAYERS, MAX_CANCELLATION_PLAYERS = 5, 10
+PLAYER_RANGES = {
+    STANDARD: range(MIN_PLAYERS, MAX_PLAYERS + 1),
+    OMNIBUS: range(MIN_PLAYERS, MAX_PLAYERS + 1),
+    CANCELLATION: range(MIN_CANCELLATION_PLAYERS, MAX_CANCELLATION_PLAYERS + 1),
+}
+# The most players any variant seats: the size of per-seat tables shared by every variant.
+MAX_TABLE = max(r.stop - 1 for r in PLAYER_RANGES.values())
 MIN_TARGET, MAX_TARGET = 25, 500
 MIN_HANDS, MAX_HANDS = 1, 50
 # Always written out; later options are written only when set, so the JSON form of a match
@@ -32,6 +48,17 @@ PASS_OFFSETS_OTHER = (1, -1)  # R2.4: left, right
 PASS_NAMES = {1: "left", -1: "right", 2: "across", 0: "none"}
 
 
+def players_allowed(variant: str = STANDARD) -> range:
+    """Return the table sizes a variant allows (R1.1, R5.2), e.g. range(3, 8)."""
+    if variant not in PLAYER_RANGES:
+        raise BadRules(_unknown_variant(variant), "R5")
+    return PLAYER_RANGES[variant]
+
+
+def _unknown_variant(variant: object) -> str:
+    return f"The variant must be one of {', '.join(VARIANTS)}, not {variant!r}"
+
+
 def _mask_of_texts(texts: tuple[str, ...]) -> int:
     mask = 0
     for t in texts:
@@ -48,9 +75,30 @@ class RuleSet:
     moon: str = "ask"
     # R4.7: 0 plays to the target; n ends the match after exactly n hands.
     hands: int = 0
+    # R5: "standard", "omnibus" (R5.1) or "cancellation" (R5.2).
+    variant: str = STANDARD
+    # R5.1: the Omnibus bonus card, "JD" or "TD"; only Omnibus may change it.
+    bonus_card: str = "JD"
 
     def __post_init__(self) -> None:
-        if type(self.players) is not int or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+        if type(self.variant) is not str or self.variant not in VARIANTS:
+            raise BadRules(_unknown_variant(self.variant), "R5")
+        if type(self.bonus_card) is not str or self.bonus_card not in BONUS_CARDS:
+            raise BadRules(
+                f"The bonus card is the J♦ (JD) or the 10♦ (TD), not {self.bonus_card!r}", "R5.1"
+            )
+        if self.bonus_card != "JD" and self.variant != OMNIBUS:
+            raise BadRules("Only Omnibus Hearts has a bonus card to choose", "R5.1")
+        allowed = PLAYER_RANGES[self.variant]
+        if type(self.players) is not int or self.players not in allowed:
+            if self.variant == CANCELLATION:
+                raise BadRules(
+                    f"Cancellation Hearts is for 5 to 10 players, not {self.players!r}", "R5.2"
+                )
+            if self.variant == OMNIBUS:
+                raise BadRules(
+                    f"Omnibus Hearts is for 3 to 7 players, not {self.players!r}", "R5.1"
+                )
             raise BadRules(f"Hearts is for 3 to 7 players, not {self.players!r}", "R1.1")
         if type(self.target) is not int or not MIN_TARGET <= self.target <= MAX_TARGET:
             raise BadRules(
@@ -99,24 +147,50 @@ class RuleSet:
         return cls(**data)
 
     @cached_property
+    def two_decks(self) -> bool:
+        """Say whether this game plays two decks (R5.2), with cards 0..103 (see cards.py)."""
+        return self.variant == CANCELLATION
+
+    @cached_property
+    def bonus_mask(self) -> int:
+        """Return the Omnibus bonus card as a one-card set (R5.1), or 0 without one."""
+        return _mask_of_texts((self.bonus_card,)) if self.variant == OMNIBUS else 0
+
+    @cached_property
+    def moon_points(self) -> int:
+        """Return the points a moon shot is worth: 26, or 52 with two decks (R4.3, R5.2)."""
+        return 52 if self.two_decks else 26
+
+    @cached_property
     def deck_mask(self) -> int:
-        """Return the card set in play for this table size (R1.3)."""
+        """Return the card set in play for this table size (R1.3; both decks for R5.2)."""
+        if self.two_decks:
+            return TWO_DECKS
         return FULL_DECK & ~_mask_of_texts(REMOVED[self.players])
 
     @cached_property
     def hand_size(self) -> int:
-        """Return the number of cards each player is dealt."""
+        """Return the number of cards each player is dealt (R1.3; as far as they go, R5.2)."""
         return self.deck_mask.bit_count() // self.players
+
+    @cached_property
+    def widow_size(self) -> int:
+        """Return the number of cards left over after the deal (R5.2's widow; 0 otherwise)."""
+        return self.deck_mask.bit_count() - self.hand_size * self.players
 
     @cached_property
     def deck_indices(self) -> tuple[int, ...]:
         """Return the indices of the cards in play, lowest first."""
-        return tuple(i for i in range(52) if self.deck_mask >> i & 1)
+        return tuple(i for i in range(self.deck_mask.bit_length()) if self.deck_mask >> i & 1)
 
     @property
     def tricks_per_hand(self) -> int:
         """Return the number of tricks in a hand."""
         return self.hand_size
+
+    def dealer(self, hand_no: int) -> int:
+        """Return the seat that deals a 1-based hand: (hand_no - 1) mod n (R5.2, R5.4)."""
+        return (hand_no - 1) % self.players
 
     @cached_property
     def opening_card_index(self) -> int:
@@ -126,10 +200,14 @@ class RuleSet:
 
     def pass_offset(self, hand_no: int) -> int:
         """Return the seat offset passes go to on a 1-based hand number (0: no pass)."""
+        if self.two_decks:
+            return 0  # R5.2: no passing
         cycle = PASS_OFFSETS_FOUR if self.players == 4 else PASS_OFFSETS_OTHER
         return cycle[(hand_no - 1) % len(cycle)] % self.players
 
     def pass_direction(self, hand_no: int) -> str:
         """Return "left", "right", "across" or "none" for a 1-based hand number (R2.3, R2.4)."""
+        if self.two_decks:
+            return "none"  # R5.2: no passing
         cycle = PASS_OFFSETS_FOUR if self.players == 4 else PASS_OFFSETS_OTHER
         return PASS_NAMES[cycle[(hand_no - 1) % len(cycle)]]

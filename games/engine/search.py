@@ -152,7 +152,13 @@ class SearchBot:
         self.last_playouts = 0  # playouts run by the latest decision
 
     def choose(self, view: SeatView) -> dict[str, Any]:
-        """Return this bot's decision for its seat's view."""
+        """Return this bot's decision for its seat's view.
+
+        Cancellation Hearts (R5.2) is played by the baseline: the sampling and playouts know
+        one deck only. Omnibus is searched, its bonus card counted in every outcome (R5.1).
+        """
+        if view.rules.two_decks:
+            return BaselineBot().choose(view)
         if view.phase == PASSING and view.passed is None:
             if not self.plan_pass:
                 return BaselineBot().choose(view)
@@ -223,7 +229,10 @@ LEVEL_PLAYOUTS = {"normal": 120, "strong": 600}
 
 
 def bot_for_level(level: str, seed: int = 0) -> Bot:
-    """Return the bot for a level: "easy" (the baseline), "normal" or "strong"."""
+    """Return the bot for a level: "easy" (the baseline), "normal" or "strong".
+
+    The search levels play Cancellation Hearts as the baseline does (see SearchBot.choose).
+    """
     if level == "easy":
         return BaselineBot()
     if level in LEVEL_PLAYOUTS:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .cards import (
+    ALL_CARDS,
     CARDS,
     HEARTS_MASK,
     POINTS_MASK,
@@ -30,6 +31,7 @@ from .errors import (
     WrongPhase,
 )
 from .rules import RuleSet
+from .scoring import hand_scores
 
 if TYPE_CHECKING:
     from .views import PublicView, SeatView
@@ -51,15 +53,20 @@ class ScoreRow:
     totals: tuple[int, ...]
     moon: int | None = None
     moon_option: str | None = None
+    # R5.1: the seat that took the Omnibus bonus card (None in the other games).
+    bonus: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the JSON form (totals are derived, so left out)."""
-        return {
+        """Return the JSON form (totals are derived, so left out; "bonus" only in Omnibus)."""
+        data: dict[str, Any] = {
             "points": list(self.points),
             "scores": list(self.scores),
             "moon": self.moon,
             "option": self.moon_option,
         }
+        if self.bonus is not None:
+            data["bonus"] = self.bonus
+        return data
 
 
 def _card_index(card: Card | str) -> int:
@@ -73,12 +80,16 @@ class Match:
         "rules", "n", "hand_size", "opening", "deck", "hand_no", "phase", "deal", "pass_offset",
         "passes", "received", "hands", "turn", "leader", "trick", "trick_mask", "lead_mask",
         "tricks", "taken", "broken", "first", "shooter", "sheet", "totals", "waiting", "left",
+        "bonus",
     )  # fmt: skip
 
     def __init__(self, rules: RuleSet | None = None) -> None:
         rules = rules if rules is not None else RuleSet()
         if not isinstance(rules, RuleSet):
             raise TypeError("Match needs a RuleSet")
+        if rules.two_decks and type(self) is Match:
+            # Two decks need their own state (cancellation.py); Match.new picks it.
+            raise TypeError("Use Match.new(rules) for Cancellation Hearts")
         self.rules = rules
         self.n = rules.players
         self.hand_size = rules.hand_size
@@ -105,10 +116,15 @@ class Match:
         self.totals: list[int] = [0] * self.n
         self.waiting = 0  # seats yet to pass
         self.left = tuple((s + 1) % self.n for s in range(self.n))  # R1.5: play goes left
+        self.bonus = rules.bonus_mask  # R5.1: the Omnibus bonus card, 0 in the other games
 
     @classmethod
     def new(cls, rules: RuleSet | None = None) -> Match:
-        """Return a match waiting for the deal of hand 1."""
+        """Return a match waiting for the deal of hand 1 (a CancellationMatch for R5.2)."""
+        if rules is not None and isinstance(rules, RuleSet) and rules.two_decks:
+            from .cancellation import CancellationMatch
+
+            return CancellationMatch(rules)
         return cls(rules)
 
     def copy(self) -> Match:
@@ -148,6 +164,16 @@ class Match:
     def points_taken(self) -> tuple[int, ...]:
         """Return the points each seat has taken in tricks this hand (R4.2)."""
         return tuple((t & HEARTS_MASK).bit_count() + (13 if t & QS_MASK else 0) for t in self.taken)
+
+    @property
+    def bonus_taker(self) -> int | None:
+        """Return the seat that has taken the Omnibus bonus card this hand (R5.1), or None."""
+        bonus = self.bonus
+        if bonus:
+            for seat, taken in enumerate(self.taken):
+                if taken & bonus:
+                    return seat
+        return None
 
     @property
     def points_in_play(self) -> bool:
@@ -208,6 +234,10 @@ class Match:
         except EngineError as exc:
             return exc
 
+    def card_index(self, seat: int, card: Card | str) -> int:
+        """Return the index of the card a decision names (two decks: the copy the seat holds)."""
+        return _card_index(card)
+
     def _seat(self, seat: int) -> int:
         if type(seat) is not int or not 0 <= seat < self.n:
             raise NotYourTurn(f"There is no seat {seat!r} at this table")
@@ -222,7 +252,7 @@ class Match:
         hand = self.hands[seat]
         bit = 1 << card
         if not hand & bit:
-            return CardNotHeld(f"You do not hold the {CARDS[card].symbol}")
+            return CardNotHeld(f"You do not hold the {ALL_CARDS[card].symbol}")
         if bit & self.legal_mask():
             return None
         if self.trick:
@@ -290,7 +320,7 @@ class Match:
             raise BadPass("Pass three different cards")
         missing = mask & ~self.hands[seat]
         if missing:
-            card = CARDS[(missing & -missing).bit_length() - 1]
+            card = ALL_CARDS[(missing & -missing).bit_length() - 1]
             raise CardNotHeld(f"You do not hold the {card.symbol}", "R2.5")
         self.pass_fast(seat, mask)
 
@@ -407,16 +437,14 @@ class Match:
 
     def _score(self, shooter: int | None, option: str | None) -> None:
         points = self.points_taken
-        scores = list(points)
-        if shooter is not None:
-            # R4.3: all 26 to the shooter becomes -26 for them, or +26 for everyone else.
-            scores = [26 if s != shooter else 0 for s in range(self.n)]
-            if option == "subtract":
-                scores = [-26 if s == shooter else 0 for s in range(self.n)]
+        # R4.3: all the points to the shooter become minus them for the shooter, or plus them
+        # for everyone else; R5.1/R5.4: the bonus card's -10 is added after that choice.
+        bonus = self.bonus_taker if self.bonus else None
+        scores = hand_scores(points, shooter, option, self.rules.moon_points, bonus)
         for s, v in enumerate(scores):
             self.totals[s] += v
         self.sheet.append(
-            ScoreRow(tuple(points), tuple(scores), tuple(self.totals), shooter, option)
+            ScoreRow(tuple(points), tuple(scores), tuple(self.totals), shooter, option, bonus)
         )
         self.phase = FINISHED if self.rules.is_over(self.hand_no, self.totals) else HAND_OVER
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -21,12 +21,20 @@ class PlayedCard:
 
 @dataclass(frozen=True, slots=True)
 class TrickView:
-    """A trick of this hand: the cards in play order, the winner once complete, its points."""
+    """A trick of this hand: the cards in play order, the winner once complete, its points.
+
+    Cancellation (R5.2): `cancelled` holds the cards played twice to the trick (both copies,
+    any suit); a trick whose every card of the suit led is cancelled has no `winner`, and its
+    cards go to `taker`, the winner of the next won trick (its leader on the last trick), None
+    while they wait. In the other games `taker` is the winner and `cancelled` is empty.
+    """
 
     leader: int
     plays: tuple[PlayedCard, ...]
     winner: int | None
     points: int
+    cancelled: tuple[Card, ...] = field(default=(), kw_only=True)
+    taker: int | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +54,7 @@ class HandRecord:
     deal: tuple[tuple[Card, ...], ...]
     passes: tuple[tuple[Card, ...] | None, ...]
     tricks: tuple[TrickView, ...]
+    widow: tuple[Card, ...] = field(default=(), kw_only=True)  # R5.2's widow
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +80,18 @@ class PublicView:
     shooter: int | None
     winners: tuple[int, ...]
     record: HandRecord | None
+    # R5.1 Omnibus: the bonus card, and the seat that took it this hand (None until taken).
+    bonus_card: Card | None = field(default=None, kw_only=True)
+    bonus_taker: int | None = field(default=None, kw_only=True)
+    # R5.2 Cancellation: the dealer; the widow's size, its taker once trick 1's cards are
+    # taken, and its cards only once the hand is over (they are never shown during play, and
+    # its points count in `points_taken` only then); the cards of tricks not won that wait
+    # for the next won trick.
+    dealer: int | None = field(default=None, kw_only=True)
+    widow_size: int = field(default=0, kw_only=True)
+    widow_taker: int | None = field(default=None, kw_only=True)
+    widow: tuple[Card, ...] | None = field(default=None, kw_only=True)
+    carried: tuple[Card, ...] = field(default=(), kw_only=True)
 
     @property
     def is_finished(self) -> bool:
@@ -125,7 +146,7 @@ def _trick_view(leader: int, cards: tuple[int, ...], winner: int | None, n: int)
     mask = 0
     for c in cards:
         mask |= 1 << c
-    return TrickView(leader, _plays(leader, cards, n), winner, _points(mask))
+    return TrickView(leader, _plays(leader, cards, n), winner, _points(mask), taker=winner)
 
 
 def _public_fields(match: Match) -> dict[str, Any]:
@@ -140,7 +161,7 @@ def _public_fields(match: Match) -> dict[str, Any]:
             tricks=tricks,
         )
     in_hand = match.phase in (PASSING, PLAYING)
-    return {
+    fields = {
         "rules": match.rules,
         "players": n,
         "hand_no": match.hand_no,
@@ -161,6 +182,10 @@ def _public_fields(match: Match) -> dict[str, Any]:
         "winners": match.winners,
         "record": record,
     }
+    if match.bonus:
+        fields["bonus_card"] = CARDS[match.bonus.bit_length() - 1]
+        fields["bonus_taker"] = match.bonus_taker
+    return fields
 
 
 def public_view(match: Match) -> PublicView:
