@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Q
 
 from games import engine
@@ -170,6 +170,13 @@ STATS_FIELDS = [
 ]  # fmt: skip
 
 
+def _write(model: type[models.Model], rows: Iterable[models.Model], fields: list[str]) -> None:
+    """Write each row's fields with a plain UPDATE: a match touches a handful of rows, and
+    `bulk_update` builds a CASE expression per field, several milliseconds of Python."""
+    for row in rows:
+        model._default_manager.filter(pk=row.pk).update(**{f: getattr(row, f) for f in fields})
+
+
 def record_finished_match(match: Match, seats: Sequence[Seat]) -> None:
     """Add a match that has just finished to its competitors' statistics, ratings and results.
 
@@ -198,7 +205,7 @@ def record_finished_match(match: Match, seats: Sequence[Seat]) -> None:
         row.moons_shot += fig.moons_shot
         row.moons_suffered += fig.moons_suffered
         row.queens += fig.queens
-    TableSizeStats.objects.bulk_update(list(stats.values()), STATS_FIELDS)
+    _write(TableSizeStats, stats.values(), STATS_FIELDS)
 
     if match.rated:
         after = rating_math.rate(
@@ -212,9 +219,7 @@ def record_finished_match(match: Match, seats: Sequence[Seat]) -> None:
             competitor.mu, competitor.sigma = skill.mu, skill.sigma
             competitor.rating = rating_math.display_rating(skill)
             competitor.rated_matches += 1
-        Competitor.objects.bulk_update(
-            list(competitors.values()), ["mu", "sigma", "rating", "rated_matches"]
-        )
+        _write(Competitor, competitors.values(), ["mu", "sigma", "rating", "rated_matches"])
 
     best: dict[Key, SeatFigures] = {}
     for key, fig in counted:
