@@ -122,7 +122,7 @@ class CreateMatchForm(forms.Form):
     )
 
     rated = forms.BooleanField(
-        label="Rated: the result changes the players' ratings",
+        label="Rated: the result moves the ratings",
         required=False,
         initial=True,
         help_text="Leave it unticked for a casual match that counts in statistics only.",
