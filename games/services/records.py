@@ -110,58 +110,55 @@ def figures_of(match: Match, seats: Sequence[Seat], lines: Iterable[tuple]) -> M
     return figures
 
 
-def _find_competitors(keys: set[Key]) -> dict[Key, Competitor]:
+def _by_key(keys: set[Key], prefix: str = "") -> Q:
     users = [value for kind, value in keys if kind == "user"]
     levels = [value for kind, value in keys if kind == "bot"]
-    # Locked in id order, so two matches ending at once wait for each other, never deadlock.
+    return Q(**{f"{prefix}user_id__in": users}) | Q(**{f"{prefix}bot_level__in": levels})
+
+
+def _key(competitor: Competitor) -> Key:
+    return ("user", competitor.user_id) if competitor.user_id else ("bot", competitor.bot_level)
+
+
+def _find_rows(keys: set[Key], players: int) -> dict[Key, TableSizeStats]:
+    """Read and lock the competitors' rows for this table size, each with its competitor.
+
+    One query for both tables. Locked in competitor order, so two matches ending at once (a bot
+    level's row is shared by every match its bots play) wait for each other, never deadlock.
+    """
     rows = (
-        Competitor.objects.select_for_update()
-        .filter(Q(user_id__in=users) | Q(bot_level__in=levels))
-        .order_by("pk")
+        TableSizeStats.objects.select_for_update(of=("self", "competitor"))
+        .select_related("competitor")
+        .filter(_by_key(keys, "competitor__"), players=players)
+        .order_by("competitor_id")
     )
-    return {(("user", c.user_id) if c.user_id else ("bot", c.bot_level)): c for c in rows}
+    return {_key(row.competitor): row for row in rows}
 
 
-def _competitors(keys: set[Key]) -> dict[Key, Competitor]:
-    """Return the competitors' rows, locked, creating those that have none yet."""
-    found = _find_competitors(keys)
+def _rows(keys: set[Key], players: int) -> dict[Key, TableSizeStats]:
+    """Return the competitors' rows for this table size, locked, creating any missing."""
+    found = _find_rows(keys, players)
     missing = keys - found.keys()
-    if missing:
-        start = rating_math.display_rating(rating_math.NEW_SKILL)
-        Competitor.objects.bulk_create(
-            [
-                Competitor(user_id=value, rating=start)
-                if kind == "user"
-                else Competitor(bot_level=value, rating=start)
-                for kind, value in missing
-            ],
-            ignore_conflicts=True,  # another match may have created one meanwhile
-        )
-        found = _find_competitors(keys)
-    return found
-
-
-def _stats_rows(competitors: Iterable[Competitor], players: int) -> dict[int, TableSizeStats]:
-    """Return the competitors' rows for this table size, locked, creating the missing ones."""
-    ids = {c.pk for c in competitors}
-
-    def find() -> dict[int, TableSizeStats]:
-        rows = TableSizeStats.objects.select_for_update().filter(
-            competitor_id__in=ids, players=players
-        )
-        return {row.competitor_id: row for row in rows.order_by("pk")}
-
-    found = find()
-    if ids - found.keys():
-        TableSizeStats.objects.bulk_create(
-            [
-                TableSizeStats(competitor_id=pk, players=players, places=[0] * players)
-                for pk in ids - found.keys()
-            ],
-            ignore_conflicts=True,
-        )
-        found = find()
-    return found
+    if not missing:
+        return found
+    start = rating_math.display_rating(rating_math.NEW_SKILL)
+    Competitor.objects.bulk_create(
+        [
+            Competitor(user_id=value, rating=start)
+            if kind == "user"
+            else Competitor(bot_level=value, rating=start)
+            for kind, value in missing
+        ],
+        ignore_conflicts=True,  # another match may have created one meanwhile
+    )
+    TableSizeStats.objects.bulk_create(
+        [
+            TableSizeStats(competitor=competitor, players=players, places=[0] * players)
+            for competitor in Competitor.objects.filter(_by_key(missing))
+        ],
+        ignore_conflicts=True,
+    )
+    return _find_rows(keys, players)
 
 
 STATS_FIELDS = [
@@ -189,11 +186,11 @@ def record_finished_match(match: Match, seats: Sequence[Seat]) -> None:
     figures = figures_of(match, seats, lines)
     keyed = [(key_of(seat), figures.seats[seat.position]) for seat in seats]
     counted = [(key, fig) for key, fig in keyed if key is not None]
-    competitors = _competitors({key for key, _ in counted})
-    stats = _stats_rows(competitors.values(), figures.players)
+    stats = _rows({key for key, _ in counted}, figures.players)
+    competitors = {key: row.competitor for key, row in stats.items()}
 
     for key, fig in counted:
-        row = stats[competitors[key].pk]
+        row = stats[key]
         row.matches += 1
         row.rated_matches += 1 if match.rated else 0
         row.wins += 1 if fig.place == 1 and not fig.left else 0
