@@ -6,7 +6,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.models import Seat
+from games.models import Competitor, Seat
 from tests.factories import client_for
 from tests.records_helpers import constructed_match, finished_match
 
@@ -187,3 +187,21 @@ def test_the_lobby_form_can_make_a_casual_match_unrated(alice):
     client.post("/matches/new/", {**form, "rated": "on"})
     assert list(Match.objects.order_by("pk").values_list("rated", flat=True)) == [False, True]
     assert 'name="rated"' in client.get("/lobby/").content.decode()
+
+
+def test_tournament_standings_link_names_and_its_matches_are_rated(alice, make_user):
+    from games.services import tournaments as tours
+    from tests.tournament_helpers import enter, make_players, make_tournament, play_round
+
+    staff = make_user("boss", "Boss", is_staff=True)
+    tournament = make_tournament(hands=1)
+    enter(tournament, [alice, *make_players(3)])
+    tours.seat_next_round(tournament.pk)
+    tours.start_round(tournament.pk, staff)
+    play_round(tournament)
+    tours.close_round(tournament.pk)
+    html = client_for(alice).get(reverse("tournament", args=[tournament.slug])).content.decode()
+    standings = html.split('id="standings-table"')[1].split("</table>")[0]
+    assert '<a class="player-link" href="/players/Alice/">Alice</a>' in standings
+    assert '<a class="player-link" href="/players/Player%201/">Player 1</a>' in standings
+    assert Competitor.objects.get(user=alice).rated_matches == 1
