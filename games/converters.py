@@ -56,9 +56,10 @@ class TokenConverter:
 
 class PlayerNameConverter:
     """A player's name as their page's address holds it: a display name (1 to 30 characters,
-    slashes allowed) or, for a player without one, a username (up to 150)."""
+    slashes allowed) or, for a player without one, a username (up to 150). No name holds a
+    control character, and PostgreSQL refuses NUL in text: such a path is a 404 here."""
 
-    regex = ".{1,150}"
+    regex = "[^\\x00-\\x1f\\x7f]{1,150}"
 
     def to_python(self, value: str) -> str:
         return value

@@ -205,3 +205,10 @@ def test_tournament_standings_link_names_and_its_matches_are_rated(alice, make_u
     assert '<a class="player-link" href="/players/Alice/">Alice</a>' in standings
     assert '<a class="player-link" href="/players/Player%201/">Player 1</a>' in standings
     assert Competitor.objects.get(user=alice).rated_matches == 1
+
+
+@pytest.mark.parametrize(
+    "path", ["/players/a%00b/", "/players/a%0Ab/", "/players/" + "x" * 151 + "/"]
+)
+def test_a_name_no_player_can_have_is_not_found(alice, path):
+    assert client_for(alice).get(path).status_code == 404
