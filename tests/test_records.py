@@ -206,3 +206,24 @@ def test_the_rebuild_command_gives_exactly_the_figures_kept_as_the_matches_ended
     assert "Counted 5 finished matches" in capsys.readouterr().out
     assert snapshot() == kept
     assert list(ScoreLine.objects.order_by("pk").values_list("took_queen", flat=True)) == queens
+
+
+def test_a_match_whose_first_hands_predate_the_queen_record_reads_them_from_the_log(alice):
+    match = services.create_match(alice, services.MatchOptions(players=4, bots=3, hands=2))
+    for _ in range(500):
+        match.refresh_from_db()
+        if match.hand_no == 2:
+            break
+        match = act(alice, match, 0)
+    ScoreLine.objects.filter(match=match).update(took_queen=None)  # as if from before
+    for _ in range(500):
+        match.refresh_from_db()
+        if match.status != MatchStatus.ACTIVE:
+            break
+        match = act(alice, match, 0)
+    lines = ScoreLine.objects.filter(match=match)
+    assert not lines.filter(took_queen__isnull=True).exists()
+    assert stats_of(alice).queens == lines.filter(seat=0, took_queen=True).count()
+    kept = snapshot()
+    records.rebuild()
+    assert snapshot() == kept

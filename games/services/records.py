@@ -180,9 +180,13 @@ def record_finished_match(match: Match, seats: Sequence[Seat]) -> None:
     Call it once per match, in the transaction that finished it, after its last score lines
     are written.
     """
-    lines = ScoreLine.objects.filter(match_id=match.pk).values_list(
-        "hand_number", "seat", "score", "shot_moon", "took_queen"
-    )
+    fields = ("hand_number", "seat", "score", "shot_moon", "took_queen")
+    lines = list(ScoreLine.objects.filter(match_id=match.pk).values_list(*fields))
+    if any(line[4] is None for line in lines):
+        # Hands closed before the Q♠ was recorded (a match that spanned the upgrade): read it
+        # from the log, as the rebuild would, so both give the same figures.
+        fill_missing_queens(match)
+        lines = list(ScoreLine.objects.filter(match_id=match.pk).values_list(*fields))
     figures = figures_of(match, seats, lines)
     keyed = [(key_of(seat), figures.seats[seat.position]) for seat in seats]
     counted = [(key, fig) for key, fig in keyed if key is not None]
