@@ -54,8 +54,23 @@ class TokenConverter:
         return value
 
 
+class PlayerNameConverter:
+    """A player's name as their page's address holds it: a display name (1 to 30 characters,
+    slashes allowed) or, for a player without one, a username (up to 150). No name holds a
+    control character, and PostgreSQL refuses NUL in text: such a path is a 404 here."""
+
+    regex = "[^\\x00-\\x1f\\x7f]{1,150}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
 def register() -> None:
     """Register the converters under the names the URL patterns use (once: at start-up)."""
     register_converter(IdConverter, "id")
     register_converter(UrlSafeConverter, "urlsafe")
     register_converter(TokenConverter, "token")
+    register_converter(PlayerNameConverter, "player_name")

@@ -121,6 +121,12 @@ class CreateMatchForm(forms.Form):
         error_messages={"invalid_choice": "Choose one of the banks offered."},
     )
 
+    rated = forms.BooleanField(
+        label="Rated: the result moves the ratings",
+        required=False,
+        initial=True,
+        help_text="Leave it unticked for a casual match that counts in statistics only.",
+    )
     allow_vacation = forms.BooleanField(
         label="Stop a player's clock while they are on vacation",
         required=False,
@@ -149,6 +155,7 @@ class CreateMatchForm(forms.Form):
             decision_seconds=data["decision_seconds"],
             bank_seconds=(data["decision_seconds"] or 0) * data["bank"],
             allow_vacation=data["allow_vacation"],
+            rated=data["rated"],
             bot_levels=tuple(data["bot_levels"] or ())[: data["bots"]],
         )
 

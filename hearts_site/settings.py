@@ -246,6 +246,9 @@ SEEN_WRITE_SECONDS = int(os.environ.get("SEEN_WRITE_SECONDS", "60"))
 # --- Matches ---------------------------------------------------------------------------------
 # Open matches (not yet started) a player may hold at once, created or joined.
 MAX_OPEN_MATCHES_PER_PLAYER = int(os.environ.get("MAX_OPEN_MATCHES_PER_PLAYER", "10"))
+# The leaderboard lists players with at least this many rated matches (at the table size
+# chosen, when one is).
+LEADERBOARD_MIN_RATED_MATCHES = int(os.environ.get("LEADERBOARD_MIN_RATED_MATCHES", "5"))
 # Clocks (games/services/clocks.py): how often the worker sweeps for deadlines its queued
 # timeouts missed, and how many decisions one sweep times out at most.
 SWEEP_INTERVAL_SECONDS = int(os.environ.get("SWEEP_INTERVAL_SECONDS", "60"))

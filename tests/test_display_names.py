@@ -150,9 +150,9 @@ def test_bots_are_marked_at_the_table_and_on_your_turn(client, alice):
     seats = page.split('<ol class="seats"')[1].split("</ol>")[0]
     assert seats.count('class="badge badge-bot"') == 3
     assert "Alice <abbr" not in seats
-    assert 'Basil <abbr class="badge badge-bot"' in seats
+    assert 'Basil</a> <abbr class="badge badge-bot"' in seats
     home = client.get(reverse("home")).text
-    assert 'Basil <abbr class="badge badge-bot"' in home
+    assert 'Basil</a> <abbr class="badge badge-bot"' in home
 
 
 def test_the_migration_cleans_names_stored_before_the_rules(make_user):

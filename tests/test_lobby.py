@@ -37,9 +37,9 @@ def test_it_lists_open_public_matches_with_their_seats_and_creator(alice, bob):
     html = client_for(bob).get(reverse("lobby")).text
     listed = html.split('id="open-matches"')[1].split("</section>")[0]
     assert f"Match {match.pk}" in listed
-    assert "by Alice" in listed
+    assert 'by <a class="player-link" href="/players/Alice/">Alice</a>' in listed
     assert "5 players" in listed and "2 empty seats" in listed
-    assert listed.count("Empty seat") == 2 and "Dmitri (bot)" in listed
+    assert listed.count("Empty seat") == 2 and 'href="/bots/easy/">Dmitri</a> (bot)' in listed
     assert f"Join match {match.pk}" in listed
 
 

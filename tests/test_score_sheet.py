@@ -98,7 +98,8 @@ def test_spectators_see_the_score_sheet(alice_client, alice, make_user):
     play_hands(alice_client, match, 1)
     response = client_for(make_user("carol", "Carol")).get(reverse("scores", args=[match.pk]))
     assert response.status_code == 200
-    assert '<th scope="col">Alice</th>' in response.text
+    alice_column = '<th scope="col"><a class="player-link" href="/players/Alice/">Alice</a></th>'
+    assert alice_column in response.text
 
 
 def test_anonymous_visitors_are_sent_to_log_in(client, alice):

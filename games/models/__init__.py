@@ -14,6 +14,7 @@ from games.models.matches import (
 from games.models.notifications import NotificationSettings, notification_settings_for
 from games.models.nudges import Nudge
 from games.models.profiles import Profile, display_name_of
+from games.models.records import Competitor, MatchResult, TableSizeStats
 from games.models.tournaments import (
     Entry,
     Round,
@@ -27,9 +28,11 @@ from games.models.tournaments import (
 __all__ = [
     "Action",
     "BotLevel",
+    "Competitor",
     "Entry",
     "Hand",
     "Match",
+    "MatchResult",
     "MatchStatus",
     "MoonOption",
     "NotificationSettings",
@@ -40,6 +43,7 @@ __all__ = [
     "ScoreLine",
     "Seat",
     "Table",
+    "TableSizeStats",
     "TableSeat",
     "Tournament",
     "TournamentStatus",

@@ -124,6 +124,9 @@ class Match(models.Model):
     # Explicit deals (the engine's JSON form) for the first hands; later hands use the secret
     # (or, before secrets, the seed). An explicit deal is no shuffle: it is not verifiable.
     deals = models.JSONField(default=list, blank=True)
+    # Whether the match moves its players' ratings when it ends (games/services/records.py);
+    # a casual match may be unrated, a tournament's always is.
+    rated = models.BooleanField(default=True, help_text="The match changes its players' ratings.")
 
     class Meta:
         verbose_name_plural = "matches"
@@ -381,6 +384,9 @@ class ScoreLine(models.Model):
     total = models.IntegerField()
     shot_moon = models.BooleanField(default=False)
     moon_option = models.CharField(max_length=8, blank=True)
+    # Whether this seat took the Q♠ in this hand: for the players' statistics. None on lines
+    # written before it was recorded (`manage.py rebuild_stats` fills them from the log).
+    took_queen = models.BooleanField(null=True, default=None)
 
     class Meta:
         ordering = ["match", "hand_number", "seat"]

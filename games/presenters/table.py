@@ -19,6 +19,8 @@ from games.models.profiles import away_until as away_until_of
 from games.services import clocks
 from games.services.table import SEARCHING_LEVELS, bot_level_of
 
+from .players import player_url
+
 if TYPE_CHECKING:
     from .sheet import Line
 
@@ -48,6 +50,8 @@ class Place:
     # A bot's level, shown beside its name; `thinking`: a bot searching for the card it owes.
     bot_level: str = ""
     thinking: bool = False
+    # Where the seat's name leads: its player's page, or its bot level's ("" for an empty seat).
+    url: str = ""
     # Until when the seat's player is on vacation, their clock stopped (None: not away here);
     # and, for the viewer's own seat, whether their deadline is near (a warning in the hand).
     away_until: datetime | None = None
@@ -158,6 +162,7 @@ def places(seats: Sequence[Seat], me: Seat | None, view: engine.PublicView | Non
             Place(
                 position=seat.position,
                 name=seat.name,
+                url=player_url(seat),
                 is_you=me is not None and seat.pk == me.pk,
                 is_bot=seat.is_bot,
                 is_empty=seat.is_empty,

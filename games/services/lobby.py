@@ -35,6 +35,8 @@ class MatchOptions:
     allow_vacation: bool = True
     # The level of each bot seat, in seat order (`engine.LEVELS`); a seat not named is "easy".
     bot_levels: tuple[str, ...] = ()
+    # Whether the match changes its players' ratings when it ends (services/records.py).
+    rated: bool = True
 
     def bot_level(self, index: int) -> str:
         """Return the level of the index-th bot seat (0 for the first)."""
@@ -87,6 +89,7 @@ def create_match(user, options: MatchOptions) -> Match:
             decision_seconds=options.decision_seconds,
             bank_seconds=options.bank_seconds,
             allow_vacation=options.allow_vacation,
+            rated=options.rated,
         )
         first_bot = options.players - options.bots
         Seat.objects.bulk_create(

@@ -15,7 +15,7 @@ from django.db.models import Q
 from games import clock, engine
 from games.models import Action, BotLevel, Hand, Match, MatchStatus, ScoreLine, Seat
 from games.models.profiles import wants_forced_play
-from games.services import clocks, shuffles, states
+from games.services import clocks, records, shuffles, states
 from games.services.errors import (
     Conflict,
     NotAllowed,
@@ -332,6 +332,8 @@ class LockedTable:
 
     def _close_hand(self) -> None:
         row = self.game.sheet[-1]
+        tricks = self.game.public_view().tricks
+        queen = records.queen_taker(tricks)
         self._score_lines.extend(
             ScoreLine(
                 match=self.match,
@@ -342,11 +344,12 @@ class LockedTable:
                 total=row.totals[position],
                 shot_moon=row.moon == position,
                 moon_option=(row.moon_option or "") if row.moon == position else "",
+                took_queen=position == queen,
             )
             for position in range(self.game.n)
         )
         # Shown until the next hand completes a trick; handed on so it need not be read back.
-        self._closed_trick = (self.game.hand_no, self.game.public_view().tricks[-1])
+        self._closed_trick = (self.game.hand_no, tricks[-1])
         assert self.match.current_hand_id is not None, "no hand has been dealt"
         self._finished_hands.append(self.match.current_hand_id)
 
@@ -378,6 +381,9 @@ class LockedTable:
         turns_changed = self._update_turns()
         Action.objects.bulk_create(self._actions)
         ScoreLine.objects.bulk_create(self._score_lines)
+        if match.status == MatchStatus.FINISHED and self._before[1] != MatchStatus.FINISHED:
+            # In the transaction that ends the match: the figures commit with its result.
+            records.record_finished_match(match, self.seats)
         if self._finished_hands:
             Hand.objects.filter(pk__in=self._finished_hands).update(finished_at=self._now)
         _write_seats(turns_changed)

@@ -16,23 +16,27 @@ from games.views.matches import (
     start,
 )
 from games.views.pages import create_match, home, invite, lobby
+from games.views.players import bot_page, leaderboard, player_page
 from games.views.shuffles import shuffle_record, verify_shuffle
 from games.views.tournaments import register, tournament_list, tournament_page, withdraw
 
 __all__ = [
     "add_bot",
+    "bot_page",
     "choose_moon",
     "create_match",
     "hand_over",
     "home",
     "invite",
     "join",
+    "leaderboard",
     "leave",
     "lobby",
     "match_page",
     "nudge",
     "pass_cards",
     "play_card",
+    "player_page",
     "register",
     "remove_bot",
     "resign",

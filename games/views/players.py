@@ -1,0 +1,102 @@
+"""Player pages (a person's, or a bot level's) and the leaderboard."""
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.paginator import Page, Paginator
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from games.models import BotLevel, Competitor, TableSizeStats, display_name_of
+from games.presenters import players
+
+LEADERBOARD_PAGE = 50
+TABLE_SIZES = range(3, 8)
+BAD_FILTER = "Choose a table size from 3 to 7 players, or all table sizes."
+
+
+@require_GET
+def player_page(request: HttpRequest, name: str) -> HttpResponse:
+    """Show a person's record: rating and its history, statistics, recent matches."""
+    # The name a player shows is their display name, or their username if they have none.
+    no_display_name = Q(profile__isnull=True) | Q(profile__display_name="")
+    user = (
+        get_user_model()
+        .objects.select_related("profile")
+        .filter(Q(profile__display_name=name) | (Q(username=name) & no_display_name))
+        .first()
+    )
+    if user is None or not user.is_active:
+        raise Http404("There is no player of that name.")
+    competitor = Competitor.objects.filter(user=user).first()
+    context = {
+        "nav": "leaderboard",
+        "name": display_name_of(user),
+        "is_bot": False,
+        **players.player_context(competitor, request.user),
+    }
+    return render(request, "games/player.html", context)
+
+
+@require_GET
+def bot_page(request: HttpRequest, level: str) -> HttpResponse:
+    """Show one bot level's record: every bot of that level counts as one player."""
+    if level not in BotLevel.values:
+        raise Http404("There is no bot level of that name.")
+    competitor = Competitor.objects.filter(bot_level=level).first()
+    context = {
+        "nav": "leaderboard",
+        "name": f"{BotLevel(level).label} bots",
+        "is_bot": True,
+        **players.player_context(competitor, request.user),
+    }
+    return render(request, "games/player.html", context)
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    """List the players with enough rated matches, highest rating first; by table size too."""
+    least = settings.LEADERBOARD_MIN_RATED_MATCHES
+    size_text = request.GET.get("players", "")
+    size: int | None = None
+    if size_text:
+        if size_text not in {str(n) for n in TABLE_SIZES}:
+            refused = {"nav": "leaderboard", "error": BAD_FILTER, "sizes": TABLE_SIZES}
+            return render(request, "games/leaderboard.html", refused, status=400)
+        size = int(size_text)
+    page, lines = _leaderboard_page(size, least, request.GET.get("page"))
+    context: dict[str, object] = {
+        "nav": "leaderboard",
+        "page": page,
+        "lines": lines,
+        "first_rank": page.start_index(),
+        "size": size,
+        "sizes": TABLE_SIZES,
+        "least": least,
+        "bots": players.bot_levels(),
+    }
+    return render(request, "games/leaderboard.html", context)
+
+
+def _leaderboard_page(
+    size: int | None, least: int, number: str | None
+) -> tuple[Page, list[tuple[Competitor, int]]]:
+    """Return one page of the leaderboard: each competitor with its rated matches counted."""
+    if size is None:
+        rows = (
+            Competitor.objects.filter(user__isnull=False, rated_matches__gte=least)
+            .select_related("user__profile")
+            .order_by("-rating", "id")
+        )
+        page = Paginator(rows, LEADERBOARD_PAGE).get_page(number)
+        return page, [(c, c.rated_matches) for c in page.object_list]
+    by_size = (
+        TableSizeStats.objects.filter(
+            players=size, rated_matches__gte=least, competitor__user__isnull=False
+        )
+        .select_related("competitor__user__profile")
+        .order_by("-competitor__rating", "competitor_id")
+    )
+    size_page = Paginator(by_size, LEADERBOARD_PAGE).get_page(number)
+    return size_page, [(s.competitor, s.rated_matches) for s in size_page.object_list]
