@@ -10,11 +10,15 @@ passing (all four seats owe their pass, none due) and one in play (one seat owes
 The overdue seats are in copies of the second, so each timeout is the strong bot searching
 for a card, the worst case (`--due-kind pass` makes them passes, which take no search).
 
-Then it measures, on the running site's own code:
+Every running clock's own `time_out_seat` task is queued as the site queues it, the overdue
+ones ready to run (the worker was down through their deadlines). Then it measures, on the
+running site's own code:
   (a) the sweep's selection, `timeouts.due`, median of `--repeat` runs, and its query plan;
-  (b) queueing one `time_out_seat` task per overdue decision, as a sweep that leaves the
-      decisions to the tasks would (one transaction), median of `--repeat` runs, rolled back;
-  (c) one whole sweep, `timeouts.sweep`, deciding every overdue decision, with the time per
+  (b) one sweep, `queue_missed_timeouts`, when every overdue decision's task is waiting (it
+      queues none), median of `--repeat` runs;
+  (c) one sweep when every overdue decision's task was lost (it queues one for each), rolled
+      back each run;
+  (d) the worker's part: running the overdue tasks, each deciding its seat, with the time per
       timeout and how much of it the bot's search took.
 """
 
@@ -34,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BATCH = 5000  # rows per INSERT batch: well under SQLite's limit on bound parameters
 
 
-def configure() -> Path:
+def configure(due: int) -> Path:
     """Point Django at a fresh SQLite file with production settings, before it is set up."""
     from benchlib import production_env  # beside this script
 
@@ -44,6 +48,7 @@ def configure() -> Path:
     os.environ.clear()
     os.environ.update(env)
     os.environ["DJANGO_SETTINGS_MODULE"] = "hearts_site.settings"
+    os.environ["SWEEP_BATCH"] = str(due)  # one sweep looks at every overdue decision
     sys.path.insert(0, str(ROOT))
     return database
 
@@ -184,16 +189,17 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=50, help="runs of (a) and (b)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    database = configure()
+    database = configure(args.due)
 
     import django
 
     django.setup()
     from django.core.management import call_command
     from django.db import connection, transaction
+    from django_tasks_db.models import DBTaskResult
 
     from games import clock
-    from games.deadlines import time_out_seat
+    from games.deadlines import queue_missed_timeouts, time_out_seat, timeouts_on_their_way
     from games.models import Action, Seat
     from games.services import timeouts
     from games.services.table import TIMEOUT_BOT
@@ -234,20 +240,42 @@ def main() -> int:
     for line in plan:
         print(f"    plan: {line}")
 
-    # (b) Queueing one task per overdue decision instead of deciding it, rolled back each run.
-    def queue_all() -> None:
+    # Every running clock's own task, queued as the site queues it when the clock starts: the
+    # overdue ones ready (the worker was down through their deadlines), the others to come.
+    clocks = Seat.objects.filter(deadline__isnull=False).order_by("deadline")
+    with transaction.atomic():
+        for match_id, position, deadline in clocks.values_list("match_id", "position", "deadline"):
+            time_out_seat.using(run_after=deadline).enqueue(
+                match_id=match_id, position=position, deadline=deadline.isoformat()
+            )
+    timeout_tasks = DBTaskResult.objects.filter(task_path=time_out_seat.module_path)
+    print(f"{timeout_tasks.count():,} time_out_seat tasks queued, {overdue:,} of them ready")
+
+    # (b) One sweep after the worker was down: every overdue decision has its task waiting.
+    assert queue_missed_timeouts(now) == 0
+    median, best = median_ms(lambda: queue_missed_timeouts(now), args.repeat)
+    print(f"\n(b) queue_missed_timeouts(), every task waiting: queued 0 of {overdue:,}")
+    print(f"    median {median:.2f} ms, best {best:.2f} ms")
+    sql, plan = query_plan(timeouts_on_their_way)
+    print(f"    the tasks on their way: {sql}")
+    for line in plan:
+        print(f"    plan: {line}")
+
+    # (c) One sweep after the tasks were lost: it queues one for each, rolled back each run.
+    def sweep_after_loss() -> float:
         with transaction.atomic():
-            for match_id, position, deadline in timeouts.due(now, limit):
-                time_out_seat.enqueue(
-                    match_id=match_id, position=position, deadline=deadline.isoformat()
-                )
+            timeout_tasks.filter(run_after__lte=now).delete()
+            began = time.perf_counter()
+            assert queue_missed_timeouts(now) == overdue
+            took = time.perf_counter() - began
             transaction.set_rollback(True)
+        return took * 1000
 
-    median, best = median_ms(queue_all, max(3, args.repeat // 10))
-    print(f"\n(b) select and queue {overdue:,} time_out_seat tasks in one transaction:")
-    print(f"    median {median:.1f} ms, best {best:.1f} ms")
+    timings = [sweep_after_loss() for _ in range(max(3, args.repeat // 10))]
+    print(f"\n(c) queue_missed_timeouts(), every task lost: queued {overdue:,}")
+    print(f"    median {statistics.median(timings):.1f} ms, best {min(timings):.1f} ms")
 
-    # (c) One whole sweep, on the site's own clock, which has moved on a little since.
+    # (d) The worker's part, not the sweep's: deciding every overdue decision, one task each.
     searching = [0.0]
     choose = TIMEOUT_BOT.choose
 
@@ -259,13 +287,14 @@ def main() -> int:
             searching[0] += time.perf_counter() - started
 
     TIMEOUT_BOT.choose = timed_choose  # type: ignore[method-assign]
+    ready = list(timeout_tasks.filter(run_after__lte=now).values_list("args_kwargs", flat=True))
     began = time.perf_counter()
-    done = timeouts.sweep(limit=overdue)
+    done = sum(time_out_seat.call(**args_kwargs["kwargs"]) for args_kwargs in ready)
     took = time.perf_counter() - began
     logged = Action.objects.filter(actor=Action.Actor.TIMEOUT).count()
     assert done == logged == overdue, (done, logged, overdue)
     assert not Seat.objects.filter(deadline__lte=now).exists()
-    print(f"\n(c) timeouts.sweep(): {done:,} timeouts in {took * 1000:,.0f} ms")
+    print(f"\n(d) the worker running the {done:,} tasks: {took * 1000:,.0f} ms")
     print(
         f"    {took / done * 1000:.1f} ms a timeout, of which the bot's choice "
         f"{searching[0] / done * 1000:.1f} ms"

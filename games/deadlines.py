@@ -1,12 +1,14 @@
 """The worker's side of clocks: a task for each deadline, and a periodic sweep.
 
-Each decision a clock starts on queues `time_out_seat` to run at its deadline. The worker may
-be down when a deadline passes, or a task may be lost with a database restored from a backup:
-`sweep_deadlines` runs every `SWEEP_INTERVAL_SECONDS` and times out whatever is overdue. Both
-go through `services.timeouts.time_out`, which does nothing for a decision already made, so a
-deadline met twice (by its task and by the sweep) is met once. The sweep also ends vacations
-whose days are over, sends the reminders due and closes open matches that never filled, each
-through one indexed read.
+Each decision a clock starts on queues `time_out_seat` to run at its deadline. A task may be
+lost (a database restored from a backup, a worker killed while running it): `sweep_deadlines`
+runs every `SWEEP_INTERVAL_SECONDS` and queues a timeout again for each overdue decision that
+has no task ready to run. The sweep only queues; the tasks decide, so a sweep stays a few
+indexed reads however many decisions are overdue, and several workers share the deciding.
+Every task goes through `services.timeouts.time_out`, which does nothing for a decision
+already made, so a deadline met twice is met once. The sweep also ends vacations whose days
+are over, sends the reminders due and closes open matches that never filled, each through one
+indexed read.
 """
 
 import logging
@@ -14,7 +16,9 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.db import transaction
 from django.dispatch import receiver
+from django.utils import timezone
 from django_tasks import TaskContext, TaskResultStatus, task
 from django_tasks_db.models import DBTaskResult
 
@@ -23,7 +27,7 @@ from games.notifications import reminders
 from games.services import bot_turns, stalled, vacations
 from games.services.errors import ActionRefused
 from games.services.events import deadlines_set
-from games.services.timeouts import sweep, time_out
+from games.services.timeouts import due, time_out
 from games.services.tournaments.round_deadlines import sweep_rounds
 
 logger = logging.getLogger(__name__)
@@ -52,6 +56,55 @@ def queue_timeouts(sender, *, match_id: int, deadlines: list[tuple[int, datetime
         logger.exception("Could not queue the timeouts of match %s", match_id)
 
 
+def timeouts_on_their_way() -> set[tuple[int, int, datetime]]:
+    """The (match, seat, deadline) of every timeout task ready for the worker to run now.
+
+    Ready means the task library's own test, by the real time as its worker picks tasks, so an
+    overdue decision is never left waiting on a task the worker will not pick yet. Every
+    timeout is queued with a run-after time at the default priority, which lets this read seek
+    the library's index of ready tasks (status, priority, run-after) instead of scanning them
+    all. A task being run is not counted: a second one for its deadline finds the decision made
+    and does nothing, and one whose worker was killed is replaced.
+    """
+    ready = DBTaskResult.objects.filter(
+        status=TaskResultStatus.READY,
+        priority=time_out_seat.priority,
+        run_after__lte=timezone.now(),
+        task_path=time_out_seat.module_path,
+    )
+    found = set()
+    for args_kwargs in ready.order_by().values_list("args_kwargs", flat=True):
+        kwargs = args_kwargs["kwargs"]
+        deadline = datetime.fromisoformat(kwargs["deadline"])
+        found.add((kwargs["match_id"], kwargs["position"], deadline))
+    return found
+
+
+def queue_missed_timeouts(now: datetime | None = None) -> int:
+    """Queue a timeout for each overdue decision with no task on its way; return how many.
+
+    At most `SWEEP_BATCH` overdue decisions are looked at, oldest first; the next sweep takes
+    the rest. A task queued here is ready at once.
+    """
+    overdue = due(now or clock.now(), settings.SWEEP_BATCH)
+    if not overdue:
+        return 0
+    on_their_way = timeouts_on_their_way()
+    real_now = timezone.now()
+    queued = 0
+    with transaction.atomic():  # one commit for the lot, not one for each task
+        for match_id, position, deadline in overdue:
+            if (match_id, position, deadline) in on_their_way:
+                continue
+            # Due at its deadline like its lost task, or at once if the worker's clock is
+            # behind the site's (`games/clock.py` moves the site's in tests).
+            time_out_seat.using(run_after=min(deadline, real_now)).enqueue(
+                match_id=match_id, position=position, deadline=deadline.isoformat()
+            )
+            queued += 1
+    return queued
+
+
 def pending_sweeps():
     return DBTaskResult.objects.filter(
         task_path=sweep_deadlines.module_path, status=TaskResultStatus.READY
@@ -78,7 +131,8 @@ def _run(part: Callable[[], int]) -> int:
 
 @task(takes_context=True)
 def sweep_deadlines(context: TaskContext) -> int:
-    """Queue the next sweep, then run each part (ARCHITECTURE.md, "Clocks"); return timeouts."""
+    """Queue the next sweep, then run each part (ARCHITECTURE.md, "Clocks"); return how many
+    timeouts it queued again."""
     # The next run first, so that a failure below never ends the chain.
     if not pending_sweeps().exclude(id=context.task_result.id).exists():
         interval = timedelta(seconds=settings.SWEEP_INTERVAL_SECONDS)
@@ -86,9 +140,9 @@ def sweep_deadlines(context: TaskContext) -> int:
     # Vacations first, so that the clocks they start again are met below. Each part on its own:
     # one failing must not keep the others from their work.
     _run(vacations.sweep)
-    timed_out = _run(sweep)
+    queued = _run(queue_missed_timeouts)
     _run(reminders.send_due_reminders)
     _run(stalled.expire_open_matches)
     _run(bot_turns.sweep)  # tables left waiting on a bot (the server that ran it stopped)
     _run(sweep_rounds)  # tournament rounds past their deadline whose task was lost
-    return timed_out
+    return queued

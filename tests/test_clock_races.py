@@ -1,7 +1,8 @@
 """A decision met at its deadline by two hands at once: exactly one of them makes it.
 
-A person's move sent at the very moment their clock runs out, the deadline's own task, and the
-sweep all go through the match's lock; whichever comes second finds the decision made and is
+A person's move sent at the very moment their clock runs out, the deadline's own task, and a
+second task for the same deadline (the sweep queues one again when it takes the first for lost)
+all go through the match's lock; whichever comes second finds the decision made and is
 refused: the person with 409 and the reason, a timeout with `Conflict`. Each pair is run in
 both orders, the first holding the lock until the second is seen waiting for it, and then
 started together from a barrier a number of times, in real threads with their own connections.
@@ -186,9 +187,6 @@ class Owed:
             match_id=self.match.pk, position=0, deadline=self.deadline.isoformat()
         )
 
-    def sweep(self) -> int:
-        return timeouts.sweep()
-
     def decisions(self) -> list[str]:
         """Who made alice's pass, the decision owed: one entry per pass logged for her seat."""
         passes = Action.objects.filter(match=self.match, seat=0, kind=Action.Kind.PASS)
@@ -202,8 +200,6 @@ def owed(alice, clock):
     def make() -> Owed:
         options = MatchOptions(bots=3, target=100, decision_seconds=60)
         match = services.create_match(alice, options)
-        # The sweep takes every overdue decision: leave it none from earlier rounds' matches.
-        Seat.objects.exclude(match=match).update(deadline=None)
         seat = Seat.objects.get(match=match, position=0)
         assert seat.to_act and seat.deadline
         clock.current = seat.deadline  # exactly the deadline: both the move and a timeout stand
@@ -218,8 +214,7 @@ def owed(alice, clock):
 def timed_out(kind: str, result) -> bool:
     """Say whether a timeout of this kind made the decision; check how a refused one says so.
 
-    The service raises `Conflict`; the deadline's task swallows it and returns False; the
-    sweep counts the decisions it timed out.
+    The service raises `Conflict`; the deadline's task swallows it and returns False.
     """
     assert not isinstance(result, BaseException) or isinstance(result, services.Conflict), result
     if kind == "time_out":
@@ -227,11 +222,8 @@ def timed_out(kind: str, result) -> bool:
             assert result.message == timeouts.ALREADY_DECIDED
             return False
         return True
-    if kind == "task":
-        assert isinstance(result, bool), result
-        return result
-    assert result in (0, 1), result
-    return result == 1
+    assert isinstance(result, bool), result
+    return result
 
 
 def assert_one_applied(owed: Owed, move: HttpResponse, timeout_kind: str, timeout) -> str:
@@ -252,13 +244,13 @@ def assert_one_applied(owed: Owed, move: HttpResponse, timeout_kind: str, timeou
     return "timeout"
 
 
-@pytest.mark.parametrize("timeout_kind", ["time_out", "task", "sweep"])
+@pytest.mark.parametrize("timeout_kind", ["time_out", "task"])
 @pytest.mark.parametrize("first", ["move", "timeout"])
 def test_a_move_at_the_deadline_and_its_timeout_in_either_order_apply_one(
     owed, in_order, first, timeout_kind
 ):
     decision = owed()
-    timeout = {"time_out": decision.time_out, "task": decision.run_task, "sweep": decision.sweep}
+    timeout = {"time_out": decision.time_out, "task": decision.run_task}
     calls = {"move": decision.send_move, "timeout": timeout[timeout_kind]}
     second = "timeout" if first == "move" else "move"
     results = dict(zip((first, second), in_order(calls[first], calls[second]), strict=True))
@@ -266,15 +258,11 @@ def test_a_move_at_the_deadline_and_its_timeout_in_either_order_apply_one(
     assert winner == first
 
 
-@pytest.mark.parametrize("first", ["task", "sweep"])
-def test_the_deadlines_task_and_the_sweep_in_either_order_apply_one(owed, in_order, first):
+def test_two_tasks_for_one_deadline_one_after_the_other_apply_one(owed, in_order):
     decision = owed()
-    calls = {"task": decision.run_task, "sweep": decision.sweep}
-    second = "sweep" if first == "task" else "task"
-    results = dict(zip((first, second), in_order(calls[first], calls[second]), strict=True))
+    first, second = in_order(decision.run_task, decision.run_task)
     # The first one decides; the second finds the deadline no longer the seat's.
-    assert results["task"] is (first == "task")
-    assert results["sweep"] == (1 if first == "sweep" else 0)
+    assert (first, second) == (True, False)
     assert decision.decisions() == [Action.Actor.TIMEOUT]
 
 
@@ -292,11 +280,10 @@ def test_a_move_and_its_timeout_started_together_apply_one_each_time(owed):
         assert decision.decisions() == [Action.Actor.TIMEOUT if by_bot else Action.Actor.PERSON]
 
 
-def test_the_task_and_the_sweep_started_together_time_out_once_each_time(owed):
+def test_two_tasks_for_one_deadline_started_together_time_out_once_each_time(owed):
     for _ in range(ROUNDS):
         decision = owed()
-        done_by_task, swept = at_once(decision.run_task, decision.sweep)
-        assert not isinstance(done_by_task, BaseException), done_by_task
-        assert not isinstance(swept, BaseException), swept
-        assert int(done_by_task) + swept == 1
+        results = at_once(decision.run_task, decision.run_task)
+        assert not any(isinstance(result, BaseException) for result in results), results
+        assert sorted(results) == [False, True]
         assert decision.decisions() == [Action.Actor.TIMEOUT]

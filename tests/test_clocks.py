@@ -4,12 +4,17 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
+from django_tasks import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
 
 from games import clock, services
+from games.deadlines import queue_missed_timeouts, time_out_seat
 from games.models import Action, Seat
 from games.services import timeouts
 from games.services.lobby import MatchOptions
 from tests.factories import HTMX, client_for, next_move
+from tests.notify_helpers import queued, run_due_tasks
 
 
 def timed_match(user, seconds=3600, bank=0):
@@ -91,14 +96,42 @@ def test_a_move_in_time_resets_the_run_and_refunds_a_quarter_to_the_bank(alice, 
     assert 0 < seat.bank_left <= 900  # a quarter of an hour left nearly unused
 
 
-def test_the_sweep_times_out_what_is_overdue_only(alice, make_user):
+def test_the_sweep_queues_a_timeout_for_what_is_overdue_only_and_once(
+    alice, make_user, monkeypatch
+):
     bob = make_user("bob", "Bob")
     overdue, later = timed_match(alice, seconds=60), timed_match(bob, seconds=3600)
     deadline = alices_seat(overdue).deadline
+    after = deadline + timedelta(seconds=1)
     assert timeouts.due(deadline, 10) == [(overdue.pk, 0, deadline)]
-    assert timeouts.sweep(deadline + timedelta(seconds=1)) == 1
+    # No task is on its way for it (this test's transaction never commits, so the match's own
+    # were never queued): the sweep queues one, and a second sweep finds it waiting.
+    assert queue_missed_timeouts(after) == 1
+    assert queue_missed_timeouts(after) == 0
+    (task,) = queued("time_out_seat")
+    assert task.args_kwargs["kwargs"] == {
+        "match_id": overdue.pk, "position": 0, "deadline": deadline.isoformat()
+    }  # fmt: skip
+    travel(monkeypatch, after)
+    run_due_tasks(after)
     assert Action.objects.filter(match=overdue, actor=Action.Actor.TIMEOUT).count() == 1
     assert not Action.objects.filter(match=later, actor=Action.Actor.TIMEOUT).exists()
+    assert queue_missed_timeouts(after) == 0
+
+
+def test_the_sweep_leaves_a_deadline_to_its_own_ready_task(alice, monkeypatch):
+    an_hour_ago = timezone.now() - timedelta(hours=1)
+    travel(monkeypatch, an_hour_ago)
+    match = timed_match(alice, seconds=60)
+    deadline = alices_seat(match).deadline
+    own = time_out_seat.using(run_after=deadline).enqueue(
+        match_id=match.pk, position=0, deadline=deadline.isoformat()
+    )
+    monkeypatch.undo()
+    assert queue_missed_timeouts() == 0
+    # Taken by a worker that was then killed: the sweep queues the timeout again.
+    DBTaskResult.objects.filter(pk=own.id).update(status=TaskResultStatus.RUNNING)
+    assert queue_missed_timeouts() == 1
 
 
 @pytest.mark.parametrize("value", ["59", "1209601", "abc"])

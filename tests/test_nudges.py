@@ -129,6 +129,17 @@ def test_the_table_offers_the_button_to_the_waiting_player_only(alice, bob, wait
     assert "Nudge the players to act" not in page
 
 
+def test_after_a_nudge_the_table_says_when_the_next_is_allowed(bob, waiting_on_alice, clock):
+    assert nudge(bob, waiting_on_alice).status_code == 200
+    clock.advance(hours=2)
+    page = client_for(bob).get(waiting_on_alice.get_absolute_url()).text
+    assert "Nudge the players to act" not in page
+    assert "you may nudge again from 3 March, 09:00 UTC" in page
+    clock.advance(hours=22)
+    page = client_for(bob).get(waiting_on_alice.get_absolute_url()).text
+    assert "Nudge the players to act" in page and "you may nudge again" not in page
+
+
 @pytest.mark.parametrize("endpoint", ["nudge", "hand_over"])
 @pytest.mark.parametrize(
     "data", [{}, {"position": "\x00"}, {"position": "9" * 40}, {"position": ["1", "x"]}]

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from games import services
-from games.models import Match, Profile, Seat
+from games.models import Action, Match, Profile, Seat
 from games.services import timeouts, vacations
 from games.services.lobby import MatchOptions
 from tests.factories import HTMX, client_for, next_move
@@ -59,7 +59,7 @@ def test_a_vacation_stops_the_clock_and_the_end_starts_it_with_the_time_left(ali
     seat = seat_of(match)
     assert seat.deadline is None and seat.paused_left == 18 * 3600
     # The sweep finds nothing to time out while the clock stands still.
-    assert timeouts.sweep(clock.advance(days=2)) == 0
+    assert timeouts.due(clock.advance(days=2), 10) == []
     vacations.end_vacation(alice, clock.now())
     seat = seat_of(match)
     assert seat.paused_left is None and seat.deadline == clock.now() + timedelta(hours=18)
@@ -188,7 +188,8 @@ def test_the_worker_s_sweep_ends_vacations_and_the_clock_then_runs_out(alice, cl
     run_due_tasks(clock.advance(days=1))
     assert Profile.objects.get(user=alice).away_until is None
     assert seat_of(match).deadline == clock.now() + timedelta(minutes=30)
-    assert timeouts.sweep(clock.advance(minutes=31)) == 1
+    run_due_tasks(clock.advance(minutes=31))
+    assert Action.objects.filter(match=match, seat=0, actor=Action.Actor.TIMEOUT).count() == 1
 
 
 def test_a_deadline_already_past_is_not_saved_by_a_vacation(alice, clock):
@@ -198,4 +199,4 @@ def test_a_deadline_already_past_is_not_saved_by_a_vacation(alice, clock):
     clock.advance(hours=2)  # the worker has not met it yet
     vacations.take_vacation(alice, 1)
     assert seat_of(match).deadline == deadline and seat_of(match).paused_left is None
-    assert timeouts.sweep(clock.now()) == 1
+    assert timeouts.due(clock.now(), 10) == [(match.pk, 0, deadline)]

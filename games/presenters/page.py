@@ -10,6 +10,7 @@ from django.utils.functional import SimpleLazyObject
 from games import clock, engine
 from games.access import is_sealed
 from games.models import Match, MatchStatus, MoonOption, Seat
+from games.services import nudges
 from games.services.stalled import silent_since_limit
 from games.services.table import Changed
 
@@ -102,23 +103,31 @@ def match_context(
 def table_actions(match: Match, seats: list[Seat], mine: Seat | None) -> dict[str, object]:
     """What a seated player may do about the players the match waits for.
 
-    `can_nudge`: someone else, a person, is to act (the service still refuses a second nudge
-    within a day, or one to a player on vacation); `silent_seats`: in an untimed match, the
+    `can_nudge`: someone else, a person, is to act and the player has not nudged in the last
+    day (`next_nudge` says until when they may not; the service still refuses a nudge to
+    players all on vacation); `silent_seats`: in an untimed match, the
     seats waited on for SILENT_SEAT_DAYS, which the player may hand to a bot.
     """
     if mine is None or match.status != MatchStatus.ACTIVE:
-        return {"can_nudge": False, "silent_seats": [], "silent_days": 0}
+        return {"can_nudge": False, "next_nudge": None, "silent_seats": [], "silent_days": 0}
     waiting_on = [
         s
         for s in seats
         if s.to_act and not s.is_bot and not s.resigned and s.user_id and s.pk != mine.pk
     ]
+    now = clock.now()
+    next_nudge = (
+        nudges.next_nudge_allowed(mine.user_id, match.pk, now)
+        if waiting_on and mine.user_id
+        else None
+    )
     silent = []
     if not match.is_timed:
-        limit = silent_since_limit(clock.now())
+        limit = silent_since_limit(now)
         silent = [s for s in waiting_on if s.waiting_since and s.waiting_since <= limit]
     return {
-        "can_nudge": bool(waiting_on),
+        "can_nudge": bool(waiting_on) and next_nudge is None,
+        "next_nudge": next_nudge,
         "silent_seats": silent,
         "silent_days": settings.SILENT_SEAT_DAYS,
     }

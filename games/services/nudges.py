@@ -54,6 +54,19 @@ def _targets(table: LockedTable, nudger: Seat, now: datetime) -> list[Seat]:
     return present
 
 
+def next_nudge_allowed(user_id: int, match_id: int, now: datetime) -> datetime | None:
+    """When the player may nudge again in the match, if their last nudge was too recent."""
+    last = (
+        Nudge.objects.filter(match_id=match_id, nudger_id=user_id)
+        .order_by("-created_at")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    if last is None or now - last >= NUDGE_INTERVAL:
+        return None
+    return last + NUDGE_INTERVAL
+
+
 def nudge(user, match_id: int, now: datetime | None = None) -> Nudged:
     """Nudge the players a match waits for; refuse if the nudger did so in the last 24 hours."""
     with write_transaction():
@@ -61,14 +74,8 @@ def nudge(user, match_id: int, now: datetime | None = None) -> Nudged:
         seat = table.require_seat(user)
         table.require_in_play()
         now = now or clock.now()
-        last = (
-            Nudge.objects.filter(match_id=match_id, nudger=user)
-            .order_by("-created_at")
-            .values_list("created_at", flat=True)
-            .first()
-        )
-        if last is not None and now - last < NUDGE_INTERVAL:
-            allowed = last + NUDGE_INTERVAL
+        allowed = next_nudge_allowed(user.pk, match_id, now)
+        if allowed is not None:
             wait = max(1, int((allowed - now).total_seconds()))
             raise TooSoon(
                 f"You have nudged in this match in the last 24 hours: you may nudge again "

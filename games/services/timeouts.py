@@ -1,16 +1,15 @@
 """Timeouts: a bot makes the decision a seat let its clock run out on (see `clocks.py`).
 
-Deadlines are met by a task queued for each one (`games/deadlines.py`) and by a periodic sweep
-that catches any the worker missed while it was down; both call `time_out`, which checks that
-the deadline it was given is still the seat's, so running either twice changes nothing. A
+Deadlines are met by a task queued for each one (`games/deadlines.py`); a periodic sweep finds
+overdue decisions (`due`) whose task was lost and queues one again. Every task calls
+`time_out`, which checks that the deadline it was given is still the seat's, so a deadline met
+twice changes nothing the second time. A
 timeout goes through the same lock, table and save as a person's move.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-
-from django.conf import settings
 
 from games import clock
 from games.models import Action, MatchStatus, Seat
@@ -26,7 +25,7 @@ def time_out(
 ) -> Changed:
     """Let a bot make the decision a seat let time run out on; refuse if it was made already.
 
-    `deadline` is the one the caller found (a queued task, the sweep): if the seat's deadline
+    `deadline` is the one the caller was queued for: if the seat's deadline
     has moved since, the player decided in time, or another caller timed it out first.
     """
     with write_transaction():
@@ -67,16 +66,3 @@ def due(now: datetime, limit: int) -> list[tuple[int, int, datetime]]:
         .values_list("match_id", "position", "deadline")[:limit]
     )
     return [(match_id, position, deadline) for match_id, position, deadline in rows if deadline]
-
-
-def sweep(now: datetime | None = None, limit: int | None = None) -> int:
-    """Time out every decision whose deadline has passed; return how many were timed out."""
-    now = now or clock.now()
-    done = 0
-    for match_id, position, deadline in due(now, limit or settings.SWEEP_BATCH):
-        try:
-            time_out(match_id, position, deadline, now)
-            done += 1
-        except (Conflict, NotFound):
-            pass  # decided meanwhile, or timed out by its own task: nothing to do
-    return done

@@ -1,9 +1,9 @@
 """A timed match with a player who never comes back, seen by the one who stays.
 
 Bob and alice play a one-minute-a-decision match with two bots; alice is away. Bob's page shows
-her countdown, then that her time is up; the deadline is met by the sweep (run here, on the
-moved clock, against the live server's database), and once she has let it run out twice in a
-row bob's page shows a bot playing her seat.
+her countdown, then that her time is up; the deadline is met by its own task (run here as the
+worker runs it, on the moved clock, against the live server's database), and once she has let
+it run out twice in a row bob's page shows a bot playing her seat.
 """
 
 import re
@@ -12,8 +12,8 @@ from datetime import timedelta
 from playwright.sync_api import Page, expect
 
 from games import services
+from games.deadlines import time_out_seat
 from games.models import Action, Match, Seat
-from games.services import timeouts
 from tests.browser.helpers import off_the_loop
 from tests.conftest import PASSWORD
 from tests.factories import make_match, next_move, seat_of
@@ -54,6 +54,14 @@ def play_until_alice_owes_a_decision(match: Match, bob) -> Seat:
     raise AssertionError("alice never owed a decision")
 
 
+def meet_deadline(seat: Seat) -> bool:
+    """Run the deadline's own task as the worker would; say whether it timed the seat out."""
+    assert seat.deadline
+    return time_out_seat.call(
+        match_id=seat.match_id, position=seat.position, deadline=seat.deadline.isoformat()
+    )
+
+
 def test_an_absent_players_clock_runs_out_and_a_bot_plays_her_seat(
     page, browser, live_server, screenshot, make_user, clock
 ):
@@ -89,7 +97,7 @@ def test_an_absent_players_clock_runs_out_and_a_bot_plays_her_seat(
     expect(hers.locator("time.deadline.is-up")).to_be_visible()
     screenshot(page, "2-desktop-alices-time-is-up")
 
-    assert off_the_loop(timeouts.sweep) == 1
+    assert off_the_loop(meet_deadline, seat) is True
     page.reload()
     # A bot passed for her: the three cards it chose reached bob, and the hand went on.
     (timed_out,) = Action.objects.filter(match=match, seat=0, actor=Action.Actor.TIMEOUT)
@@ -107,7 +115,7 @@ def test_an_absent_players_clock_runs_out_and_a_bot_plays_her_seat(
     # Her next decision runs out too: the second in a row hands her seat to a bot.
     seat = off_the_loop(play_until_alice_owes_a_decision, match, bob)
     clock.current = seat.deadline + timedelta(seconds=1)
-    assert off_the_loop(timeouts.sweep) == 1
+    assert off_the_loop(meet_deadline, seat) is True
     seat.refresh_from_db()
     assert seat.left_on_time and seat.deadline is None
     assert Action.objects.filter(match=match, seat=0, actor=Action.Actor.TIMEOUT).count() == 2
