@@ -2,6 +2,7 @@
 
 from games.models.matches import (
     Action,
+    BonusCard,
     BotLevel,
     Hand,
     Match,
@@ -9,6 +10,7 @@ from games.models.matches import (
     MoonOption,
     ScoreLine,
     Seat,
+    Variant,
     new_invite_code,
 )
 from games.models.notifications import NotificationSettings, notification_settings_for
@@ -26,6 +28,7 @@ from games.models.tournaments import (
 
 __all__ = [
     "Action",
+    "BonusCard",
     "BotLevel",
     "Entry",
     "Hand",
@@ -39,6 +42,7 @@ __all__ = [
     "RoundStatus",
     "ScoreLine",
     "Seat",
+    "Variant",
     "Table",
     "TableSeat",
     "Tournament",
