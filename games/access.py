@@ -11,13 +11,21 @@ the tournament pages alike:
   but staff and its own players until the round is closed: a spectator who plays, or will play,
   the same deals at another table would otherwise learn what their opponents hold. A sealed
   table shows its seats, totals and status only.
+- `deals_revealed`: may a match's deals, the secret they come from and their seeds be known to
+  anyone now? Only once no deal they give is in play: the match is over (finished or
+  abandoned), and so is every match of its deal group (tables sharing its deals). Until then
+  no page, socket, e-mail or admin page shows them (`tests/test_no_leaks.py`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from games.models import Match, Round, RoundStatus, Seat, Table
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from games.models import Match, MatchStatus, Round, RoundStatus, Seat, Table
+
+OVER = (MatchStatus.FINISHED, MatchStatus.ABANDONED)
 
 
 def holds_seat(user, match: Match | None, seats: list[Seat] | None = None) -> bool:
@@ -76,3 +84,24 @@ def is_sealed(user, match: Match, seats: list[Seat] | None = None) -> bool:
         return False
     group = Table.objects.filter(round_id=table.round_id, deal_group=table.deal_group)
     return table.deal_group in shared_deal_groups(table.round, group)
+
+
+def revealed_matches() -> QuerySet[Match]:
+    """Return the matches whose deals (their secret, seeds, deals and log) may now be shown.
+
+    A match is revealed once it is over and no table sharing its deals (its deal group, in a
+    tournament with duplicate deals) is still to play or playing: the secret is shared, and
+    shows every table's deals, played or not.
+    """
+    group_in_play = Table.objects.filter(
+        round_id=OuterRef("tournament_table__round_id"),
+        deal_group=OuterRef("tournament_table__deal_group"),
+    ).filter(~Q(deal_group=""), Q(match__isnull=True) | ~Q(match__status__in=OVER))
+    return Match.objects.filter(~Exists(group_in_play), status__in=OVER)
+
+
+def deals_revealed(match: Match) -> bool:
+    """Say whether the match's secret, seeds and deals may now be shown (see the module)."""
+    if match.pk is None or not match.is_over:
+        return False  # no query for a match in play, which every move's answer draws
+    return revealed_matches().filter(pk=match.pk).exists()

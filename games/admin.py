@@ -2,9 +2,11 @@
 tournaments.
 
 Moves change a match only through the services, so the admin shows the engine's fields
-(snapshot, version, log) read-only; staff can inspect them and check a match's log. While a
-match is in play, nothing that holds its cards is shown (the deal and the seed it comes from,
-the snapshot, the log of passes and cards): a staff member may also be a player.
+(snapshot, version, log) read-only; staff can inspect them and check a match's log. Until a
+match's deals are revealed (`games.access.deals_revealed`: it is over, and so is every table
+sharing its deals), nothing that holds or makes its cards is shown (the deals, the secret and
+the seeds they come from, the snapshot, the log of passes and cards): a staff member may also
+be a player, here or at a table dealt the same cards. The commitment is public from the start.
 """
 
 from collections.abc import Iterable
@@ -16,12 +18,12 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from games import admin_tournaments  # noqa: F401  (registers the tournament admin)
+from games.access import deals_revealed, revealed_matches
 from games.accounts.names import clean_display_name
 from games.models import (
     Action,
     Hand,
     Match,
-    MatchStatus,
     NotificationSettings,
     Profile,
     ScoreLine,
@@ -29,18 +31,27 @@ from games.models import (
 )
 from games.services import log_matches_snapshot
 
-# The fields that hold (or make) a match's cards, kept out of sight until it is over.
-SECRET_FIELDS = ("snapshot", "seed", "deals", "deal")
+# The fields that hold (or make) a match's cards, kept out of sight until its deals are
+# revealed. (`seed` is a match's bots' seed, or the deals' own for a match dealt before
+# secrets; a hand's `seed` gives its deal.)
+SECRET_FIELDS = ("snapshot", "seed", "deals", "deal", "secret")
 HIDDEN_NOTE = "Hidden while the match is in play: shown once it is over."
+HIDDEN_FOR_GROUP_NOTE = (
+    "Hidden while a table dealt the same cards is in play: shown once every one is over."
+)
 
 
 def in_play(match: Match | None) -> bool:
-    """Say whether a match is still to be played or being played."""
-    return match is not None and not match.is_over
+    """Say whether a match's deals are not revealed yet: it, or a table sharing them, plays on."""
+    return match is not None and not deals_revealed(match)
+
+
+def hidden_note(match: Match) -> str:
+    return HIDDEN_NOTE if not match.is_over else HIDDEN_FOR_GROUP_NOTE
 
 
 def without_secrets(names: Iterable[Any], match: Match | None) -> list[Any]:
-    """Return the field names, less the secret ones while the match is in play."""
+    """Return the field names, less the secret ones until the match's deals are revealed."""
     shown = list(names)
     if not in_play(match):
         return shown
@@ -135,6 +146,8 @@ class MatchAdmin(admin.ModelAdmin):
     readonly_fields = [
         "created_by", "created_at", "updated_at", "started_at", "finished_at", "status",
         "rules", "invite_code", "version", "snapshot", "hand_no", "seed", "deals",
+        # Shuffles anyone can verify: the commitment is public, the secret hidden until reveal.
+        "commitment", "secret",
         # The time control is chosen when a match is created (the lobby, a tournament).
         "decision_seconds", "bank_seconds", "timeouts_to_leave", "allow_vacation",
     ]  # fmt: skip
@@ -157,7 +170,7 @@ class MatchAdmin(admin.ModelAdmin):
 
     @admin.display(description="Cards")
     def cards_hidden(self, obj: Match) -> str:
-        return HIDDEN_NOTE
+        return hidden_note(obj)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         # A match is created by a player in the lobby (or by a tournament), never by hand.
@@ -202,20 +215,20 @@ class HandAdmin(ReadOnlyAdmin):
 
     @admin.display(description="Cards")
     def cards_hidden(self, obj: Hand) -> str:
-        return HIDDEN_NOTE
+        return hidden_note(obj.match)
 
 
 @admin.register(Action)
 class ActionAdmin(ReadOnlyAdmin):
-    """The log of matches that are over; a match in play keeps its passes and cards hidden."""
+    """The log of matches whose deals are revealed; until then their passes and cards (which
+    show the deals, here and at the tables sharing them) stay hidden."""
 
     list_display = ["match", "hand", "seq", "seat", "kind", "value", "actor", "created_at"]
     list_filter = ["kind", "actor"]
     search_fields = ["match__id"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Action]:
-        over = (MatchStatus.FINISHED, MatchStatus.ABANDONED)
-        return super().get_queryset(request).filter(match__status__in=over)
+        return super().get_queryset(request).filter(match__in=revealed_matches())
 
 
 @admin.register(ScoreLine)

@@ -13,7 +13,8 @@ from django.urls import reverse
 
 from games import engine, services
 from games.models import Action, Match
-from tests.service_helpers import MOON_DEAL
+from games.services.shuffles import Shuffle
+from tests.service_helpers import MOON_DEAL, deal_from_seed
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -32,15 +33,21 @@ def make_match(
     players: int = 4,
     people: Iterable = (),
     seed: int = 7,
+    secret: str | None = None,
     start: bool = True,
     **options,
 ) -> Match:
     """Create a match with the creator at seat 0, the other people next, bots in the rest.
 
-    The seed is set before the first deal, so the same seed always deals the same cards.
+    The seed is set before the first deal, so the same seed always deals the same cards (as
+    matches dealt before shuffle secrets: `deal_from_seed`); given a secret, the match deals
+    from that secret instead, with its commitment, as a new match does.
     """
     match = services.create_match(creator, services.MatchOptions(players=players, **options))
-    Match.objects.filter(pk=match.pk).update(seed=seed)
+    if secret is None:
+        deal_from_seed(match.pk, seed)
+    else:
+        Match.objects.filter(pk=match.pk).update(**Shuffle.of(secret).fields())
     for person in people:
         match = services.join_match(person, match.pk, match.invite_code).match
     match.refresh_from_db()

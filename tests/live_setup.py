@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from games import engine, services
 from games.models import Match, Profile
 from tests.conftest import PASSWORD
-from tests.service_helpers import act, state_of
+from tests.service_helpers import act, deal_from_seed, state_of
 
 ALICE, BOB = 0, 1
 
@@ -30,7 +30,7 @@ def passing(alice, bob, seed: int = 11) -> Match:
         Profile.objects.filter(user=person).update(auto_play_forced=False)
     options = services.MatchOptions(bots=2, auto_finish=False)
     match = services.create_match(alice, options)
-    Match.objects.filter(pk=match.pk).update(seed=seed)
+    deal_from_seed(match.pk, seed)
     return services.join_match(bob, match.pk, match.invite_code).match  # the last seat: it starts
 
 

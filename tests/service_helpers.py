@@ -16,6 +16,16 @@ MOON_DEAL = {
 }
 
 
+def deal_from_seed(match_id: int, seed: int, **fields) -> None:
+    """Make a match not yet dealt deal from `seed`, as matches did before shuffle secrets.
+
+    A test that names a seed knows the cards it gives; a match dealt from a secret drawn
+    afresh would get others every run. (Such a match has no commitment: its deals are not
+    verifiable, which `tests/test_shuffles.py` checks as it checks secret-dealt matches.)
+    """
+    Match.objects.filter(pk=match_id).update(seed=seed, secret="", commitment="", **fields)
+
+
 def open_match(user, *, players: int = 4, bots: int = 0, **options) -> Match:
     """Create an open match (not all seats filled) through the service."""
     assert bots < players - 1, "a match with every other seat a bot starts at once"
@@ -27,7 +37,7 @@ def started_match(
 ) -> Match:
     """Create a match against bots with a known seed (and deals), and start it."""
     match = open_match(user, players=players, **options)
-    Match.objects.filter(pk=match.pk).update(seed=seed, deals=deals or [])
+    deal_from_seed(match.pk, seed, deals=deals or [])
     return services.start_match(user, match.pk).match
 
 

@@ -1,24 +1,45 @@
-"""No page ever shows a card its viewer may not see (R6.3), over whole matches.
+"""No page ever shows a card its viewer may not see (R6.3), over whole matches; and nothing
+anywhere shows what the deals come from until they are revealed.
 
-(Tables sharing duplicate deals are scanned in `tests/tournaments/test_duplicate_deal_secrecy.py`.)
+(Tables sharing duplicate deals are scanned for cards in
+`tests/tournaments/test_duplicate_deal_secrecy.py`, and for their shared secret here.)
 
 Whole matches are played through the views by one, two or three people (each through their
 own client) and bots, at several table sizes. After every move, every page a person or a
 spectator can ask for is scanned for the markers of each card hidden from that viewer at that
 moment: cards in another seat's hand, and another seat's pass before everyone has passed.
+
+Every answer (pages, regions, the verification page and record, the admin's pages for staff),
+every socket frame and every e-mail is also scanned for the match's shuffle secret and the
+seed of every hand it deals, played or to come (`deal_secrets`): with either, anyone could
+compute deals not yet played. None may appear before the secret is revealed, when the match
+and every table sharing its deals are over; the secret then appears on the verification page
+only.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 
 import pytest
+from channels.db import database_sync_to_async
+from django.core import mail
 from django.urls import reverse
 
 from games import engine
+from games.engine import shuffle
 from games.engine.cards import cards_from_mask
-from games.models import Action
-from tests.factories import HTMX, client_for, make_match, next_move, state_of
+from games.models import Action, Hand, Match
+from games.notifications.tasks import ensure_digest_scheduled
+from games.services import nudges
+from tests.async_helpers import run_async
+from tests.factories import HTMX, client_for, make_match, next_move, seat_of, state_of
+from tests.live_helpers import connect, receive_until
+from tests.notify_helpers import all_text, opt_in, run_due_tasks
+from tests.service_helpers import act
+from tests.tournaments.test_duplicate_deal_secrecy import move_once, start_round_of_two_tables
 
 
 def hidden_from(state: engine.Match, viewer: int | None) -> tuple[engine.Card, ...]:
@@ -45,6 +66,36 @@ def assert_hides(html: str, state: engine.Match, viewer: int | None, where: str)
     for card in hidden_from(state, viewer):
         for marker in markers(card):
             assert marker not in html, f"{where}: {marker!r} shown to seat {viewer}"
+
+
+# More hands than any scanned match deals: the seeds of hands still to come are secrets too.
+MOST_HANDS = 100
+# A run of hexadecimal digits long enough to hold a secret or a seed (decimal ones included).
+HEX_RUN = re.compile(r"[0-9A-Fa-f]{12,}")
+
+
+def secret_for(seed: int) -> str:
+    """Return a fixed secret for a scanned match, so each run deals the same cards."""
+    return hashlib.sha256(f"leak-scan:{seed}".encode()).hexdigest()
+
+
+def deal_secrets(match: Match) -> frozenset[str]:
+    """Return every text from which a deal of the match could be computed: its secret, and
+    the seed of each hand it deals (played or to come), in decimal and in hexadecimal."""
+    assert match.secret, "a match dealt from a secret"
+    seeds = [shuffle.hand_seed(match.secret, n) for n in range(1, MOST_HANDS + 1)]
+    return frozenset([match.secret, *map(str, seeds), *(f"{seed:x}" for seed in seeds)])
+
+
+def leaked_secrets(text: str, secrets: frozenset[str]) -> list[str]:
+    """Return the secrets found in a text, in any case, within any run of hex digits."""
+    runs = [run.lower() for run in HEX_RUN.findall(text)]
+    return sorted({secret for run in runs for secret in secrets if secret in run})
+
+
+def assert_keeps_secrets(text: str, secrets: frozenset[str], where: str) -> None:
+    leaked = leaked_secrets(text, secrets)
+    assert not leaked, f"{where}: shows {leaked[:3]} before the secret is revealed"
 
 
 # The previous hand's last trick, shown until the hand in play completes its first trick.
@@ -77,27 +128,61 @@ class Table:
     ) -> None:
         users = [make_user(f"player{i}", f"Player {i}") for i in range(people)]
         self.match = make_match(
-            users[0], players=players, people=users[1:], target=target, seed=seed, private=private
+            users[0],
+            players=players,
+            people=users[1:],
+            target=target,
+            secret=secret_for(seed),
+            private=private,
         )
         self.private = private
         self.clients = {
             self.match.seats.get(user=user).position: client_for(user) for user in users
         }
         self.spectator = client_for(make_user("watcher", "Watcher"))
+        self.staff = client_for(make_user("boss", "Boss", is_staff=True, is_superuser=True))
+        self.secrets = deal_secrets(self.match)
         self.scanned = 0
 
-    def scan(self, response, viewer: int | None, where: str) -> None:
+    def scan(self, response, viewer: int | None, where: str, *, staff: bool = False) -> None:
         assert response.status_code < 500, where
-        if self.private and viewer is None:
+        if self.private and viewer is None and not staff:
             # An outsider of a private match finds nothing there at all.
             assert response.status_code == 404, where
         self.scanned += 1
         state = state_of(self.match)
-        html = without_previous_trick(response.content.decode(), self.match)
+        text = response.content.decode()
+        # The match page never shows the secret, even once revealed: only the verification
+        # page does, which is scanned as `look_around` asks for it.
+        assert_keeps_secrets(text, self.secrets, where)
+        html = without_previous_trick(text, self.match)
         assert_hides(html, state, viewer, where)
+
+    def scan_admin(self, step: int) -> None:
+        """Staff may be players too: the admin shows no card and no secret of a match in play."""
+        match = self.match
+        hand = Hand.objects.filter(match=match).order_by("-number").first()
+        pages = {
+            "match": reverse("admin:games_match_change", args=[match.pk]),
+            "matches": reverse("admin:games_match_changelist"),
+            "hand": reverse("admin:games_hand_change", args=[hand.pk]),
+            "hands": reverse("admin:games_hand_changelist"),
+            "log": reverse("admin:games_action_changelist"),
+        }
+        for name, url in pages.items():
+            self.scan(self.staff.get(url), None, f"step {step}: admin {name}", staff=True)
+
+    def scan_verification(self, client, viewer: int | None, step: int) -> None:
+        """Before the end, the verification page and record refuse, showing no secret."""
+        for name in ("verify_shuffle", "shuffle_record"):
+            response = client.get(reverse(name, args=[self.match.pk]))
+            self.scan(response, viewer, f"step {step}: {name}")
+            if not (self.private and viewer is None):
+                assert response.status_code == 403, f"step {step}: {name} before the end"
 
     def look_around(self, step: int) -> None:
         """Every viewer asks for every page; each answer is scanned."""
+        self.match.refresh_from_db()
         url = self.match.get_absolute_url()
         scores = reverse("scores", args=[self.match.pk])
         viewers = [*self.clients.items(), (None, self.spectator)]
@@ -106,6 +191,18 @@ class Table:
             if step % 5 == 0:
                 self.scan(client.get(url, **HTMX), viewer, f"step {step}: htmx regions")
                 self.scan(client.get(scores), viewer, f"step {step}: score sheet")
+                if self.match.status == "active":
+                    self.scan_verification(client, viewer, step)
+        if step % 5 == 0 and self.match.status == "active":
+            self.scan_admin(step)
+
+    def check_revealed(self) -> None:
+        """Once the match is over, the verification page shows the secret (the scan is live)."""
+        self.match.refresh_from_db()
+        assert self.match.status == "finished"
+        client = next(iter(self.clients.values()))
+        page = client.get(reverse("verify_shuffle", args=[self.match.pk])).text
+        assert self.match.secret in leaked_secrets(page, self.secrets)
 
     def play(self) -> None:
         for step in range(3000):
@@ -137,6 +234,7 @@ def test_no_page_shows_a_card_its_viewer_may_not_see(make_user, players, people,
     table.match.refresh_from_db()
     assert table.match.status == "finished"
     assert table.scanned > 50
+    table.check_revealed()
 
 
 def test_an_outsider_of_a_private_match_finds_nothing_at_any_step(make_user):
@@ -156,6 +254,12 @@ def test_the_scan_would_catch_a_leak(make_user):
         assert_hides(f"<p>{other.words}</p>", state, None, "planted")
     own = state.hand(0)[0]
     assert_hides(f'<span data-card="{own}">{own.words}</span>', state, 0, "own card")
+    match = table.match
+    later = str(shuffle.hand_seed(match.secret, 7))  # a hand not dealt yet
+    for planted in (match.secret, match.secret.upper(), later, f"{int(later):x}"):
+        with pytest.raises(AssertionError):
+            assert_keeps_secrets(f"<p data-x='{planted}'>", table.secrets, "planted")
+    assert_keeps_secrets(f"<code>{match.commitment}</code>", table.secrets, "commitment")
 
 
 def test_a_pass_stays_hidden_until_everyone_has_passed(make_user):
@@ -170,3 +274,126 @@ def test_a_pass_stays_hidden_until_everyone_has_passed(make_user):
         for text in passed:
             card = engine.Card.parse(text)
             assert f'data-card="{card}"' not in html and card.words not in html
+
+
+# ----- the secret stays out of socket frames, e-mails, and tables sharing the deals -----
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_socket_frame_carries_the_secret_or_a_seed(make_user):
+    player = make_user("player0", "Player 0")
+    watcher = make_user("watcher", "Watcher")
+    match = make_match(player, hands=1, secret=secret_for(31))
+    secrets = deal_secrets(match)
+
+    def act_if_active() -> bool:
+        match.refresh_from_db()
+        if match.status != "active":
+            return False
+        act(player, match, 0)
+        return True
+
+    async def scenario() -> list[dict]:
+        sockets = [(await connect(user))[0] for user in (player, watcher)]
+        frames: list[dict] = []
+        for communicator in sockets:
+            await communicator.send_json_to({"follow": match.pk})
+            frames += await receive_until(communicator, lambda got: got[-1]["type"] == "following")
+        while await database_sync_to_async(act_if_active)():
+            for communicator in sockets:
+                frames += await receive_until(
+                    communicator, lambda got: got[-1]["type"] == "match.updated"
+                )
+        for communicator in sockets:
+            await communicator.disconnect()
+        return frames
+
+    frames = run_async(scenario)
+    assert len(frames) > 20 and frames[-1]["status"] == "finished"
+    for frame in frames:
+        assert_keeps_secrets(json.dumps(frame), secrets, f"socket frame {frame['type']}")
+
+
+def test_no_email_carries_the_secret_or_a_seed(
+    clock, make_user, settings, django_capture_on_commit_callbacks
+):
+    settings.NOTIFY_AWAY_SECONDS = 600
+    alice = make_user("alice", "Alice", email="alice@example.com")
+    bob = make_user("bob", "Bob", email="bob@example.com")
+    for user in (alice, bob):
+        opt_in(user, turn_emails=True, daily_digest=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = make_match(alice, people=[bob], secret=secret_for(32))
+    run_due_tasks(clock.advance(seconds=600))  # turn e-mails, both being away
+    with django_capture_on_commit_callbacks(execute=True):
+        act(alice, match, seat_of(match, alice))
+        nudges.nudge(alice, match.pk, clock.now())  # bob still owes his pass
+    ensure_digest_scheduled()
+    run_due_tasks(clock.advance(days=1))
+    assert len(mail.outbox) >= 3, [message.subject for message in mail.outbox]
+    for message in mail.outbox:
+        assert_keeps_secrets(all_text(message), deal_secrets(match), message.subject)
+
+
+def test_a_deal_group_keeps_its_secret_until_every_table_is_over(make_user, db):
+    tournament, (table1, table2) = start_round_of_two_tables()
+    first, second = table1.match, table2.match
+    assert first.secret == second.secret
+    secrets = deal_secrets(first)
+    viewers = {
+        "its player": client_for(first.seats.get(position=0).user),
+        "a player of the other table": client_for(second.seats.get(position=0).user),
+        "an outsider": client_for(make_user("watcher", "Watcher")),
+    }
+    staff = client_for(make_user("boss", "Boss", is_staff=True, is_superuser=True))
+
+    def urls(match: Match) -> list[str]:
+        return [
+            *(reverse(name, args=[match.pk]) for name in ("match", "scores", "verify_shuffle")),
+            reverse("shuffle_record", args=[match.pk]),
+        ]
+
+    def admin_urls(match: Match) -> list[str]:
+        hand = Hand.objects.filter(match=match).order_by("-number").first()
+        return [
+            reverse("admin:games_match_change", args=[match.pk]),
+            reverse("admin:games_hand_change", args=[hand.pk]),
+            reverse("admin:games_hand_changelist"),
+            reverse("admin:games_action_changelist"),
+            reverse("admin:games_tournament_change", args=[tournament.pk]),
+        ]
+
+    def scan_everything(when: str) -> int:
+        scanned = 0
+        pages = [reverse("tournament", args=[tournament.slug]), *urls(first), *urls(second)]
+        asks = [(url, {}) for url in pages] + [(url, HTMX) for url in urls(first)[:2]]
+        for who, client in viewers.items():
+            for url, extra in asks:
+                response = client.get(url, **extra)
+                assert response.status_code < 500
+                assert_keeps_secrets(response.content.decode(), secrets, f"{when}: {url}, {who}")
+                scanned += 1
+        for url in admin_urls(first) + admin_urls(second):
+            response = staff.get(url)
+            assert response.status_code == 200, url
+            assert_keeps_secrets(response.content.decode(), secrets, f"{when}: {url}, staff")
+            scanned += 1
+        return scanned
+
+    steps = 0
+    while move_once(first):
+        steps += 1
+        if steps % 6 == 0:
+            scan_everything(f"table 1, step {steps}")
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert first.status == "finished" and second.status == "active"
+    assert scan_everything("table 1 over, table 2 playing") > 30
+    while move_once(second):
+        steps += 1
+        second.refresh_from_db()
+        if steps % 6 == 0 and second.status == "active":  # its last move reveals the secret
+            scan_everything(f"table 2, step {steps}")
+    for match in (first, second):
+        page = viewers["an outsider"].get(reverse("verify_shuffle", args=[match.pk])).text
+        assert match.secret in leaked_secrets(page, secrets), "revealed once both are over"

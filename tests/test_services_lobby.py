@@ -4,7 +4,7 @@ import pytest
 
 from games import engine, services
 from games.models import Hand, Match, MatchStatus, Seat
-from tests.service_helpers import open_match, unchanged
+from tests.service_helpers import deal_from_seed, open_match, unchanged
 
 
 @pytest.fixture
@@ -160,9 +160,22 @@ def test_an_unknown_match_is_not_found(alice):
         services.join_match(alice, 999_999)
 
 
-def test_equal_seeds_deal_equal_hands(alice, bob):
+def test_equal_secrets_deal_equal_hands_and_others_do_not(alice, bob, carol):
+    first, second, third = open_match(alice), open_match(bob), open_match(carol)
+    shared = Match.objects.get(pk=first.pk)
+    Match.objects.filter(pk=second.pk).update(
+        secret=shared.secret, commitment=shared.commitment, seed=shared.seed
+    )
+    for user, match in [(alice, first), (bob, second), (carol, third)]:
+        services.start_match(user, match.pk)
+    assert Hand.objects.get(match=first).deal == Hand.objects.get(match=second).deal
+    assert Hand.objects.get(match=first).deal != Hand.objects.get(match=third).deal
+
+
+def test_equal_seeds_of_matches_dealt_before_secrets_deal_equal_hands(alice, bob):
     first, second = open_match(alice), open_match(bob)
-    Match.objects.filter(pk__in=[first.pk, second.pk]).update(seed=42)
+    for match in (first, second):
+        deal_from_seed(match.pk, 42)
     for user, match in [(alice, first), (bob, second)]:
         services.start_match(user, match.pk)
     assert Hand.objects.get(match=first).deal == Hand.objects.get(match=second).deal

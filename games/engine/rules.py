@@ -146,7 +146,7 @@ class RuleSet:
             raise BadRules(f"Unknown rule option(s): {', '.join(unknown)}")
         return cls(**data)
 
-    @property
+    @cached_property
     def two_decks(self) -> bool:
         """Say whether this game plays two decks (R5.2), with cards 0..103 (see cards.py)."""
         return self.variant == CANCELLATION

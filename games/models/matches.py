@@ -132,10 +132,19 @@ class Match(models.Model):
     )
     # When an open match that never filled was given up (games/services/stalled.py).
     expired_at = models.DateTimeField(null=True, blank=True)
-    # Where a hand's random deal comes from: the match seed and the hand number. Matches
-    # with the same seed and table size get the same deals, hand for hand.
+    # Shuffles anyone can verify (`games/engine/shuffle.py`): each hand's deal comes from the
+    # secret and the hand number; the commitment (SHA-256 of the secret) is shown from the
+    # start, the secret only once no deal it gives is still in play, here or at a table
+    # sharing its deals (`games.access.revealed_matches`). Both are empty for a match dealt
+    # before secrets: its deals came from `seed`, never committed, so they cannot be verified.
+    secret = models.CharField(max_length=64, blank=True, default="", editable=False)
+    commitment = models.CharField(max_length=64, blank=True, default="", editable=False)
+    # The seed of the match's bots: with a secret, a one-way function of it that gives no
+    # deal (`shuffle.bot_seed`). Without one (a match dealt before secrets), also where each
+    # hand's deal came from, with the hand number (`services.shuffles.hand_seed`).
     seed = models.BigIntegerField(default=0)
-    # Explicit deals (the engine's JSON form) for the first hands; later hands use the seed.
+    # Explicit deals (the engine's JSON form) for the first hands; later hands use the secret
+    # (or, before secrets, the seed). An explicit deal is no shuffle: it is not verifiable.
     deals = models.JSONField(default=list, blank=True)
 
     class Meta:
@@ -205,6 +214,11 @@ class Match(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in (MatchStatus.FINISHED, MatchStatus.ABANDONED)
+
+    @property
+    def has_secret(self) -> bool:
+        """Say whether the match's deals come from a committed secret (they can be verified)."""
+        return bool(self.secret)
 
     @property
     def is_timed(self) -> bool:

@@ -204,7 +204,9 @@ class Round(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=8, choices=RoundStatus.choices, default=RoundStatus.SEATED)
-    # The deals of this round's matches come from it (see Table.match_seed).
+    # How the round's entrants were seated. (Rounds started before shuffle secrets also dealt
+    # their tables' matches from it; now each table's match has a secret of its own or its
+    # deal group's: `games/services/shuffles.py`.)
     seed = models.BigIntegerField()
     seated_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)

@@ -16,6 +16,7 @@ from games.services.table import Changed
 
 from .hand import hand_cards, pass_info
 from .sheet import score_sheet, sheet_lines
+from .shuffle import shuffle_summary
 from .table import (
     Play,
     announcement,
@@ -82,6 +83,9 @@ def match_context(
         "sheet": SimpleLazyObject(lambda: score_sheet(match, around, lines)),
         "announcement": SEALED_WORDS if sealed else announcement(view, by_pos, me, summary, result),
         "sealed": sealed,
+        # Its commitment, and a link to check every deal once the secret is shown: drawn in
+        # the heading, which a move's answer draws only once the match is over.
+        "shuffle": SimpleLazyObject(lambda: shuffle_summary(match)),
         "error": error,
         "hand_cards": [],
         "reasons": [],

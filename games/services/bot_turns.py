@@ -39,6 +39,7 @@ def _searched_card(match: Match, table_seats: list[Seat]) -> tuple[int, dict] | 
     level = bot_level_of(table_seats[state.turn])
     if level not in SEARCHING_LEVELS:
         return None
+    # The match's bot seed (`services/shuffles.py`): no deal can be computed from it.
     bot = engine.bot_for_level(level, seed=match.seed)
     return state.turn, bot.choose(state.view(state.turn))
 

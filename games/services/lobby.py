@@ -12,6 +12,7 @@ from games.models import BotLevel, Match, MatchStatus, Seat
 from games.names import BOT_NAMES
 from games.services import clocks
 from games.services.errors import BadInput, Conflict, NotAllowed, TooManyOpen
+from games.services.shuffles import Shuffle
 from games.services.table import Changed, LockedTable
 from games.services.writes import write_transaction
 
@@ -95,7 +96,7 @@ def create_match(user, options: MatchOptions) -> Match:
             rules=rules.to_dict(),
             is_private=options.private,
             auto_finish=options.auto_finish,
-            seed=secrets.randbits(62),
+            **Shuffle.draw().fields(),
             decision_seconds=options.decision_seconds,
             bank_seconds=options.bank_seconds,
             allow_vacation=options.allow_vacation,
@@ -124,11 +125,15 @@ def create_match(user, options: MatchOptions) -> Match:
 
 
 def start_seated_match(
-    creator, options: MatchOptions, users: Sequence, seed: int, resigned: Collection[int] = ()
+    creator,
+    options: MatchOptions,
+    users: Sequence,
+    shuffle: Shuffle,
+    resigned: Collection[int] = (),
 ) -> Match:
-    """Create a match with these people in seat order, deal from `seed`, and start it.
+    """Create a match with these people in seat order, deal from `shuffle`'s secret, and start it.
 
-    Matches with the same seed and table size get the same deals, hand for hand: that is how
+    Matches with the same secret and table size get the same deals, hand for hand: that is how
     a tournament's tables play duplicate deals. A user given as None is a bot's seat; the
     seats at the `resigned` positions keep their player's name but a bot plays them.
     """
@@ -140,7 +145,7 @@ def start_seated_match(
             # Watched from the tournament's page; it starts at once, so the lobby never lists it.
             is_private=False,
             auto_finish=options.auto_finish,
-            seed=seed,
+            **shuffle.fields(),
             decision_seconds=options.decision_seconds,
             bank_seconds=options.bank_seconds,
             timeouts_to_leave=options.timeouts_to_leave,

@@ -6,7 +6,6 @@ automatic plays move until a person must decide, then save the snapshot, the new
 log, the score sheet and who is to act, in the one transaction the caller opened.
 """
 
-import random
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -16,7 +15,7 @@ from django.db.models import Q
 from games import clock, engine
 from games.models import Action, BotLevel, Hand, Match, MatchStatus, ScoreLine, Seat
 from games.models.profiles import wants_forced_play
-from games.services import clocks, states
+from games.services import clocks, shuffles, states
 from games.services.errors import (
     Conflict,
     NotAllowed,
@@ -51,11 +50,6 @@ SEAT_CHANGES = [
 
 
 STALE_TABLE = "The table has changed since you last looked. Here it is as it stands now."
-
-
-def hand_seed(match_seed: int, number: int) -> int:
-    """Derive a hand's deal seed from the match seed, so equal seeds give equal deals."""
-    return random.Random(f"{match_seed}:{number}").getrandbits(62)
 
 
 def decision_value(decision: dict) -> tuple[str, str]:
@@ -249,6 +243,7 @@ class LockedTable:
         level = self.bot_level(position)
         if level is None or level == BotLevel.EASY:
             return BOT.choose(self.game.view(position))
+        # The match's bot seed: never its secret, from which no deal can be computed.
         bot = engine.bot_for_level(level, seed=self.match.seed)
         return bot.choose(self.game.view(position))
 
@@ -323,12 +318,7 @@ class LockedTable:
 
     def _start_next_hand(self) -> None:
         number = self.game.hand_no + 1
-        if number <= len(self.match.deals):
-            seed = None
-            deal = engine.Deal.from_dict(self.game.rules, self.match.deals[number - 1])
-        else:
-            seed = hand_seed(self.match.seed, number)
-            deal = engine.Deal.from_seed(self.game.rules, seed)
+        deal, seed = shuffles.deal(self.match, self.game.rules, number)
         self.game.start_hand(deal)
         self.match.current_hand = Hand.objects.create(
             match=self.match,

@@ -16,6 +16,7 @@ from games.views.matches import (
     start,
 )
 from games.views.pages import create_match, home, invite, lobby
+from games.views.shuffles import shuffle_record, verify_shuffle
 from games.views.tournaments import register, tournament_list, tournament_page, withdraw
 
 __all__ = [
@@ -36,8 +37,10 @@ __all__ = [
     "remove_bot",
     "resign",
     "scores",
+    "shuffle_record",
     "start",
     "tournament_list",
     "tournament_page",
+    "verify_shuffle",
     "withdraw",
 ]

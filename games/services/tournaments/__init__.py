@@ -17,7 +17,6 @@ from games.services.tournaments.rounds import (
     Seating,
     close_round,
     finish_tournament,
-    match_seed,
     seat_next_round,
     start_round,
 )
@@ -29,7 +28,6 @@ __all__ = [
     "close_round",
     "finish_round_by_bots",
     "finish_tournament",
-    "match_seed",
     "open_registration",
     "register",
     "seat_next_round",

@@ -1,6 +1,5 @@
 """Rounds: seat the next one, start its matches, close it, and finish the tournament."""
 
-import random
 import secrets
 from collections import Counter
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from games.models import (
 )
 from games.services.errors import Conflict
 from games.services.lobby import MatchOptions, start_seated_match
+from games.services.shuffles import Shuffle
 from games.services.tournaments.common import last_round, lock, standings_of
 from games.services.tournaments.notices import announce_seated
 from games.services.writes import write_transaction
@@ -43,11 +43,6 @@ class Seating:
             f"({sizes}) for round {self.round.number}; "
             f"{self.repeats} repeat meeting{'s' if self.repeats != 1 else ''}."
         )
-
-
-def match_seed(round_seed: int, key: str) -> int:
-    """Derive a table's match seed from the round's seed: equal keys give equal deals."""
-    return random.Random(f"{round_seed}:{key}").getrandbits(62)
 
 
 def _earlier_meetings(tournament: Tournament) -> Counter[frozenset[int]]:
@@ -147,16 +142,22 @@ def start_round(tournament_id: int, by) -> Round:
         )
     options = match_options(tournament)
     tables = round_.tables.prefetch_related("seats__entry__user").order_by("number")
+    # Each table draws its own secret, but tables of one deal group (duplicate deals: every
+    # table of a size) share one, so they get the same deals and show the same commitment.
+    # The round's seed only seats the players: no deal can be computed from it.
+    group_shuffles: dict[str, Shuffle] = {}
     for table in tables:
         seats = list(table.seats.all())
-        # Duplicate deals: every table of a size shares a seed, so they get the same deals.
-        key = f"size-{len(seats)}" if tournament.duplicate_deals else f"table-{table.number}"
+        if table.deal_group:
+            shuffle = group_shuffles.setdefault(table.deal_group, Shuffle.draw())
+        else:
+            shuffle = Shuffle.draw()
         withdrawn = [seat.position for seat in seats if seat.entry.withdrawn]
         table.match = start_seated_match(
             by,
             options,
             [seat.entry.user for seat in seats],
-            match_seed(round_.seed, key),
+            shuffle,
             resigned=withdrawn,
         )
         table.save(update_fields=["match"])

@@ -1,0 +1,108 @@
+"""Check a match's shuffles from its record: `python -m games.engine.verify FILE`.
+
+FILE (or `-` for standard input) is the JSON record a finished match's verification page
+offers for download (format in `shuffle.py`: `to_json`). The command checks that the secret
+gives the published commitment, rebuilds every hand's deal from the secret and compares it with
+the deal played, one line per hand. Exit status: 0 when everything matches, 1 when the
+commitment or any deal does not, 2 when the file cannot be read or is not a record.
+
+This is the engine's one module that reads a file and writes to the terminal, by design; it
+needs nothing but Python and the engine (no Django, no database).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from .shuffle import COMMITMENT_PREFIX, BadRecord, Record, Verification, from_json, verify
+
+OK, MISMATCH, BAD_INPUT = 0, 1, 2
+
+
+def _read(name: str) -> str:
+    if name == "-":
+        return sys.stdin.read()
+    with open(name, encoding="utf-8") as file:
+        return file.read()
+
+
+def load(path: str) -> Record:
+    """Read and parse a record file; raise BadRecord with a message for anything wrong."""
+    name = "standard input" if path == "-" else path
+    try:
+        text = _read(path)
+    except FileNotFoundError:
+        raise BadRecord(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise BadRecord(f"{name}: is a directory, not a record file") from None
+    except OSError as error:
+        raise BadRecord(f"{name}: cannot be read ({error.strerror or error})") from None
+    except UnicodeDecodeError:
+        raise BadRecord(f"{name}: is not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        where = f"line {error.lineno}, column {error.colno}"
+        raise BadRecord(f"{name}: is not JSON ({error.msg} at {where})") from None
+    except RecursionError:
+        raise BadRecord(f"{name}: is nested too deeply to be a record") from None
+    except ValueError as error:  # a number too long for Python to read, say
+        raise BadRecord(f"{name}: is not a record ({error})") from None
+    try:
+        return from_json(data)
+    except BadRecord as error:
+        raise BadRecord(f"{name}: {error.message}") from None
+
+
+def report(record: Record, result: Verification) -> list[str]:
+    """Return the lines the command prints for a checked record."""
+    lines = []
+    if record.match is not None:
+        lines.append(f"match {record.match}: {record.rules.players} players")
+    if result.commitment_ok:
+        lines.append(f"commitment: OK ({record.commitment})")
+    else:
+        lines += [
+            "commitment: MISMATCH",
+            f"  published:                      {record.commitment}",
+            f"  SHA-256 of {COMMITMENT_PREFIX!r} + secret: {result.computed_commitment}",
+        ]
+    for hand in result.hands:
+        if hand.ok:
+            lines.append(f"hand {hand.number}: OK")
+        else:
+            lines.append(f"hand {hand.number}: MISMATCH (the deal played is not the secret's)")
+    bad = sum(1 for hand in result.hands if not hand.ok)
+    total = len(result.hands)
+    if result.ok:
+        lines.append(f"verified: the commitment and all {total} deals match")
+    else:
+        parts = [] if result.commitment_ok else ["the commitment does not match the secret"]
+        if bad:
+            parts.append(f"{bad} of {total} deals do not match")
+        lines.append("NOT verified: " + "; ".join(parts))
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m games.engine.verify",
+        description="Check that every deal of a match came from its committed secret.",
+    )
+    parser.add_argument("file", help="the match's shuffle record (JSON), or - for standard input")
+    args = parser.parse_args(argv)
+    try:
+        record = load(args.file)
+    except BadRecord as error:
+        sys.stderr.write(f"error: {error.message}\n")
+        return BAD_INPUT
+    result = verify(record)
+    sys.stdout.write("".join(line + "\n" for line in report(record, result)))
+    return OK if result.ok else MISMATCH
+
+
+if __name__ == "__main__":
+    sys.exit(main())
