@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0016_vacation_reminders_nudges'),
+        ('games', '0017_shuffle_secrets'),
     ]
 
     operations = [
