@@ -56,8 +56,9 @@ VARIANT_SUMMARIES = {
 
 class MoonOption(models.TextChoices):
     ASK = "ask", "Ask the shooter"
-    SUBTRACT = "subtract", "Always subtract 26 from the shooter"
-    ADD = "add", "Always add 26 to everyone else"
+    # 26 points, or 52 in Cancellation Hearts (R5.2): the labels name the standard game's.
+    SUBTRACT = "subtract", "Always subtract 26 (52 with two decks) from the shooter"
+    ADD = "add", "Always add 26 (52 with two decks) to everyone else"
 
 
 class Match(models.Model):

@@ -142,7 +142,7 @@ class Tournament(models.Model):
         except engine.BadRules as error:
             # With the table size checked above, R5.1 can only be the bonus card's.
             fields = {"R4.7": "hands", "R5.1": "bonus_card", "R5": "variant"}
-            raise ValidationError({fields.get(error.rule, "target"): error.message}) from None
+            raise ValidationError({fields.get(error.rule or "", "target"): error.message}) from None
 
     def rule_set(self, players: int) -> engine.RuleSet:
         """Return the rules of this tournament's matches at a table of `players`."""
