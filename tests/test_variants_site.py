@@ -32,8 +32,9 @@ def test_R5_2_a_cancellation_match_is_played_to_the_end_through_the_pages(alice,
         cards = f"{widow} card{'s' if widow > 1 else ''}"
         assert re.search(f"{cards}, (for whoever takes the first trick|taken by )", page)
     codes = hand_codes(page)
-    # Every card of the hand has its own code, a second copy's ending in 2 (R5.2).
-    assert len(codes) == len(set(codes)) == (104 // players)
+    # Every card of the hand has its own code, a second copy's ending in 2 (R5.2); a forced
+    # first card may have been played for her already.
+    assert len(codes) == len(set(codes)) in (104 // players, 104 // players - 1)
     for _, response in play_to_the_end({0: client}, match, htmx=True):
         assert response.status_code == 200
     match.refresh_from_db()
