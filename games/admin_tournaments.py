@@ -125,7 +125,7 @@ class EntryInline(admin.TabularInline):
 class TournamentAdmin(admin.ModelAdmin):
     form = TournamentForm
     list_display = [
-        "name", "status", "registration_open", "table_size", "round_count", "length",
+        "name", "status", "registration_open", "variant", "table_size", "round_count", "length",
         "duplicate_deals", "entrant_count", "created_at",
     ]  # fmt: skip
     list_filter = ["status", "registration_open", "duplicate_deals"]
@@ -141,6 +141,8 @@ class TournamentAdmin(admin.ModelAdmin):
             "Rules",
             {
                 "fields": [
+                    "variant",
+                    "bonus_card",
                     "table_size",
                     "round_count",
                     "target",
@@ -172,7 +174,10 @@ class TournamentAdmin(admin.ModelAdmin):
         fields = list(self.readonly_fields)
         if obj is not None and obj.status in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
             # Rounds already played were seated and dealt under these rules: keep them.
-            fields += ["table_size", "target", "hands", "moon", "duplicate_deals"]
+            fields += [
+                "variant", "bonus_card", "table_size", "target", "hands", "moon",
+                "duplicate_deals",
+            ]  # fmt: skip
         return fields
 
     @admin.display(description="match length")

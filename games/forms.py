@@ -5,11 +5,14 @@ from typing import Any
 from django import forms
 
 from games import engine, services
-from games.models import BotLevel, MoonOption
+from games.models import BonusCard, BotLevel, MoonOption, Variant
+from games.models.matches import VARIANT_SUMMARIES
 from games.services import clocks
 
-PLAYER_CHOICES = [(n, f"{n} players") for n in range(3, 8)]
-MOST_BOTS = 6
+SEAT_COUNTS = range(3, 11)  # every table size some game allows (3 to 7; 5 to 10 with two decks)
+PLAYER_CHOICES = [(n, f"{n} players") for n in SEAT_COUNTS]
+VARIANT_CHOICES = [(v.value, f"{v.label}: {VARIANT_SUMMARIES[v]}") for v in Variant]
+MOST_BOTS = SEAT_COUNTS[-1] - 1
 LEVEL_HELP = (
     "Easy plays at once by simple rules; normal and strong think ahead over the cards they "
     "cannot see (strong longer, and harder to beat). Only as many as there are bot seats count."
@@ -56,7 +59,28 @@ class BotLevelsField(forms.MultiValueField):
 class CreateMatchForm(forms.Form):
     """What a player chooses when opening a new match (R1.1, R4.3, R4.5, R4.7)."""
 
-    players = forms.TypedChoiceField(label="Players", choices=PLAYER_CHOICES, coerce=int, initial=4)
+    variant = forms.ChoiceField(
+        label="Game",
+        choices=VARIANT_CHOICES,
+        initial=Variant.STANDARD,
+        required=False,  # left out: the standard game
+        error_messages={"invalid_choice": "Choose Standard, Omnibus or Cancellation Hearts."},
+    )
+    bonus_card = forms.ChoiceField(
+        label="Bonus card (Omnibus Hearts only)",
+        choices=BonusCard.choices,
+        initial=BonusCard.JD,
+        required=False,
+        help_text="Whoever takes it scores −10.",
+        error_messages={"invalid_choice": "The bonus card is the J♦ or the 10♦."},
+    )
+    players = forms.TypedChoiceField(
+        label="Players",
+        choices=PLAYER_CHOICES,
+        coerce=int,
+        initial=4,
+        error_messages={"invalid_choice": "Choose from 3 to 10 players."},
+    )
     target = forms.IntegerField(
         label="Target score",
         min_value=25,
@@ -136,7 +160,20 @@ class CreateMatchForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        players, bots = data.get("players"), data.get("bots")
+        if "variant" not in self.errors:
+            data["variant"] = data.get("variant") or Variant.STANDARD
+        variant, players, bots = data.get("variant"), data.get("players"), data.get("bots")
+        if variant and players is not None:
+            allowed = engine.players_allowed(variant)
+            if players not in allowed:
+                self.add_error(
+                    "players",
+                    f"{Variant(variant).label} is for {allowed[0]} to {allowed[-1]} players.",
+                )
+        bonus = data.get("bonus_card") or BonusCard.JD
+        data["bonus_card"] = bonus
+        if variant and variant != Variant.OMNIBUS and bonus != BonusCard.JD:
+            self.add_error("bonus_card", "Only Omnibus Hearts has a bonus card to choose.")
         if players is not None and bots is not None and bots >= players:
             self.add_error("bots", f"Choose between 0 and {players - 1} bots for {players} seats.")
         return data
@@ -146,6 +183,8 @@ class CreateMatchForm(forms.Form):
         data = self.cleaned_data
         return services.MatchOptions(
             players=data["players"],
+            variant=data["variant"],
+            bonus_card=data["bonus_card"],
             target=data["target"],
             hands=data["hands"] or 0,
             moon=data["moon"],

@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 
 MAX_LENGTH = 30
 # The names bots take at the table, by seat (games/services/lobby.py).
-BOT_NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Edith", "Felix", "Greta")
+BOT_NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Edith", "Felix", "Greta", "Hugo", "Iris", "Jonas")
 # What a bot seat without a name shows (`Seat.name`): "Bot 1", "Bot 2", ...
 _BOT_FALLBACK = re.compile(r"bot\s*\d+", re.IGNORECASE)
 _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})

@@ -303,6 +303,8 @@ def tournament_form(**changes) -> dict:
         "name": "Slow Cup",
         "slug": "slow-cup",
         "description": "",
+        "variant": "standard",
+        "bonus_card": "JD",
         "table_size": 4,
         "round_count": 2,
         "target": 100,

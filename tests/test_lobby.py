@@ -119,8 +119,14 @@ def test_with_every_other_seat_a_bot_the_match_starts_at_once(alice_client):
         ({"target": 24}, "greater than or equal to 25"),
         ({"target": 501}, "less than or equal to 500"),
         ({"target": "lots"}, "Enter a whole number"),
-        ({"players": 8}, "Select a valid choice"),
-        ({"players": 2}, "Select a valid choice"),
+        ({"players": 8}, "Standard Hearts is for 3 to 7 players"),
+        ({"players": 2}, "Choose from 3 to 10 players"),
+        ({"players": 11}, "Choose from 3 to 10 players"),
+        ({"players": 4, "variant": "cancellation"}, "Cancellation Hearts is for 5 to 10 players"),
+        ({"players": 8, "variant": "omnibus"}, "Omnibus Hearts is for 3 to 7 players"),
+        ({"variant": "spades"}, "Choose Standard, Omnibus or Cancellation Hearts"),
+        ({"bonus_card": "TD"}, "Only Omnibus Hearts has a bonus card to choose"),
+        ({"variant": "omnibus", "bonus_card": "QS"}, "The bonus card is the J♦ or the 10♦"),
         ({"bots": 4}, "Choose between 0 and 3 bots"),
         ({"moon": "sometimes"}, "Select a valid choice"),
         ({"target": None}, "This field is required"),
@@ -133,6 +139,24 @@ def test_it_refuses_rules_outside_what_is_allowed(alice_client, fields, message)
     assert response.status_code == 400
     assert message in response.text
     assert not Match.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("fields", "rules"),
+    [
+        ({"variant": "omnibus"}, {"variant": "omnibus"}),
+        ({"variant": "omnibus", "bonus_card": "TD"}, {"variant": "omnibus", "bonus_card": "TD"}),
+        ({"variant": "cancellation", "players": 10}, {"variant": "cancellation"}),
+        ({"variant": "standard", "bonus_card": "JD"}, {}),
+    ],
+)
+def test_R5_the_lobby_creates_a_match_of_each_game(alice_client, fields, rules):
+    response = create(alice_client, **fields)
+    match = Match.objects.get()
+    assert response.status_code == 302
+    assert {k: v for k, v in match.rules.items() if k in ("variant", "bonus_card")} == rules
+    assert match.players == fields.get("players", 4)
+    assert match.seats.count() == match.players
 
 
 def test_a_player_joins_from_the_lobby(alice, bob):

@@ -54,17 +54,24 @@ def hidden_from(state: engine.Match, viewer: int | None) -> tuple[engine.Card, .
             mask |= passed  # chosen, not yet handed over: nobody else may see it (R2.2)
     if viewer is not None and state.passes[viewer] is not None:
         mask &= ~state.passes[viewer]  # a player always knows what they passed
+    if isinstance(state, engine.CancellationMatch) and state.phase != engine.FINISHED:
+        mask |= state.widow  # face down until the hand is over (R5.2), even for its taker
     return cards_from_mask(mask)
 
 
-def markers(card: engine.Card) -> tuple[str, ...]:
-    """Return the text forms by which a rendered card could be found in a page."""
-    return (f'data-card="{card}"', f'value="{card}"', f'id="pass-{card}"', card.words)
+def markers(card: engine.Card, two_decks: bool = False) -> tuple[str, ...]:
+    """Return the text forms by which a rendered card could be found in a page.
+
+    With two decks a card's words name both copies, one of which may be in sight: its code
+    (QS, QS2) alone tells them apart.
+    """
+    codes = (f'data-card="{card}"', f'value="{card}"', f'id="pass-{card}"')
+    return codes if two_decks else (*codes, card.words)
 
 
 def assert_hides(html: str, state: engine.Match, viewer: int | None, where: str) -> None:
     for card in hidden_from(state, viewer):
-        for marker in markers(card):
+        for marker in markers(card, state.rules.two_decks):
             assert marker not in html, f"{where}: {marker!r} shown to seat {viewer}"
 
 
@@ -116,7 +123,7 @@ def without_previous_trick(html: str, match) -> str:
     assert int(found.group(1)) == match.hand_no - 1, "only the hand just before"
     log = Action.objects.filter(match=match, hand__number=match.hand_no - 1, kind="play")
     played = list(log.order_by("-seq").values_list("value", flat=True)[: match.players])[::-1]
-    assert re.findall(r'data-card="(\w\w)"', found.group(0)) == played, "not the last trick"
+    assert re.findall(r'data-card="(\w\w\w?)"', found.group(0)) == played, "not the last trick"
     return html[: found.start()] + html[found.end() :]
 
 
@@ -124,7 +131,14 @@ class Table:
     """A match with its people, each acting through their own client, and a spectator."""
 
     def __init__(
-        self, make_user, players: int, people: int, target: int, seed: int, private: bool = False
+        self,
+        make_user,
+        players: int,
+        people: int,
+        target: int,
+        seed: int,
+        private: bool = False,
+        **options,
     ) -> None:
         users = [make_user(f"player{i}", f"Player {i}") for i in range(people)]
         self.match = make_match(
@@ -134,6 +148,7 @@ class Table:
             target=target,
             secret=secret_for(seed),
             private=private,
+            **options,
         )
         self.private = private
         self.clients = {
@@ -235,6 +250,23 @@ def test_no_page_shows_a_card_its_viewer_may_not_see(make_user, players, people,
     assert table.match.status == "finished"
     assert table.scanned > 50
     table.check_revealed()
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "people"),
+    [("cancellation", 5, 2), ("cancellation", 7, 3), ("cancellation", 10, 2), ("omnibus", 4, 2)],
+    ids=["cancellation 5 seats", "cancellation 7 seats", "cancellation 10 seats", "omnibus"],
+)
+def test_R5_no_page_of_a_variant_shows_a_card_or_the_widow_its_viewer_may_not_see(
+    make_user, variant, players, people
+):
+    table = Table(
+        make_user, players=players, people=people, target=100, seed=31, variant=variant, hands=1
+    )
+    table.play()
+    table.match.refresh_from_db()
+    assert table.match.status == "finished"
+    assert table.scanned > 30
 
 
 def test_an_outsider_of_a_private_match_finds_nothing_at_any_step(make_user):

@@ -29,7 +29,7 @@ def seat(position: int) -> SimpleNamespace:
     )
 
 
-@pytest.mark.parametrize("players", range(3, 8))
+@pytest.mark.parametrize("players", range(3, 11))
 def test_each_seat_of_every_table_size_has_its_direction_in_the_stylesheet(players):
     rules = {
         int(name): (float(cos), float(sin))

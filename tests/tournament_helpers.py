@@ -15,6 +15,8 @@ def make_tournament(**fields) -> Tournament:
     defaults = {
         "name": "Winter Cup",
         "slug": "winter-cup",
+        "variant": "standard",
+        "bonus_card": "JD",
         "table_size": 4,
         "round_count": 2,
         "hands": 2,

@@ -2,6 +2,7 @@
 
 from games.models.matches import (
     Action,
+    BonusCard,
     BotLevel,
     Hand,
     Match,
@@ -9,6 +10,7 @@ from games.models.matches import (
     MoonOption,
     ScoreLine,
     Seat,
+    Variant,
     new_invite_code,
 )
 from games.models.notifications import NotificationSettings, notification_settings_for
@@ -27,6 +29,7 @@ from games.models.tournaments import (
 
 __all__ = [
     "Action",
+    "BonusCard",
     "BotLevel",
     "Competitor",
     "Entry",
@@ -42,6 +45,7 @@ __all__ = [
     "RoundStatus",
     "ScoreLine",
     "Seat",
+    "Variant",
     "Table",
     "TableSizeStats",
     "TableSeat",

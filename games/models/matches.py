@@ -32,10 +32,33 @@ class MatchStatus(models.TextChoices):
     ABANDONED = "abandoned", "Abandoned"
 
 
+class Variant(models.TextChoices):
+    """The games a match may be (R5): the engine's `RuleSet.variant`."""
+
+    STANDARD = "standard", "Standard Hearts"
+    OMNIBUS = "omnibus", "Omnibus Hearts"
+    CANCELLATION = "cancellation", "Cancellation Hearts"
+
+
+class BonusCard(models.TextChoices):
+    """Omnibus Hearts' bonus card (R5.1): the engine's `RuleSet.bonus_card`."""
+
+    JD = "JD", "J♦, the jack of diamonds"
+    TD = "TD", "10♦, the ten of diamonds"
+
+
+VARIANT_SUMMARIES = {
+    Variant.STANDARD: "one deck, 3 to 7 players",
+    Variant.OMNIBUS: "a bonus card worth −10 to whoever takes it, 3 to 7 players",
+    Variant.CANCELLATION: "two decks, identical cards cancel, 5 to 10 players",
+}
+
+
 class MoonOption(models.TextChoices):
     ASK = "ask", "Ask the shooter"
-    SUBTRACT = "subtract", "Always subtract 26 from the shooter"
-    ADD = "add", "Always add 26 to everyone else"
+    # 26 points, or 52 in Cancellation Hearts (R5.2): the labels name the standard game's.
+    SUBTRACT = "subtract", "Always subtract 26 (52 with two decks) from the shooter"
+    ADD = "add", "Always add 26 (52 with two decks) to everyone else"
 
 
 class Match(models.Model):
@@ -160,6 +183,20 @@ class Match(models.Model):
     @property
     def target(self) -> int:
         return int(self.rules["target"])
+
+    @property
+    def variant(self) -> str:
+        return str(self.rules.get("variant", Variant.STANDARD))
+
+    @property
+    def variant_name(self) -> str:
+        """Name the game: "Omnibus Hearts (bonus card J♦)", or "Hearts" for the standard game."""
+        if self.variant == Variant.OMNIBUS:
+            bonus = self.rules.get("bonus_card", BonusCard.JD)
+            return f"Omnibus Hearts (bonus card {'10♦' if bonus == BonusCard.TD else 'J♦'})"
+        if self.variant == Variant.CANCELLATION:
+            return "Cancellation Hearts (two decks)"
+        return "Hearts"
 
     @property
     def fixed_hands(self) -> int:

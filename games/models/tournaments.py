@@ -16,8 +16,10 @@ from games.models.matches import (
     MAX_BANK_SECONDS,
     MAX_DECISION_SECONDS,
     MIN_DECISION_SECONDS,
+    BonusCard,
     Match,
     MoonOption,
+    Variant,
 )
 from games.models.profiles import display_name_of
 
@@ -47,10 +49,26 @@ class Tournament(models.Model):
         editable=False,
         help_text="Players may register and withdraw on the site while this is on.",
     )
+    variant = models.CharField(
+        "game",
+        max_length=12,
+        choices=Variant.choices,
+        default=Variant.STANDARD,
+        help_text="Standard and Omnibus Hearts seat 3 to 7 at a table; Cancellation 5 to 10.",
+    )
+    bonus_card = models.CharField(
+        max_length=2,
+        choices=BonusCard.choices,
+        default=BonusCard.JD,
+        help_text="Omnibus Hearts only: the card worth −10 to whoever takes it.",
+    )
     table_size = models.PositiveSmallIntegerField(
         default=4,
-        validators=[MinValueValidator(3), MaxValueValidator(7)],
-        help_text="Preferred players per table (3 to 7); tables are split as evenly as possible.",
+        validators=[MinValueValidator(3), MaxValueValidator(10)],
+        help_text=(
+            "Preferred players per table (3 to 7; 5 to 10 in Cancellation Hearts); tables are "
+            "split as evenly as possible."
+        ),
     )
     round_count = models.PositiveSmallIntegerField(
         "number of rounds", default=3, validators=[MinValueValidator(1), MaxValueValidator(20)]
@@ -109,16 +127,33 @@ class Tournament(models.Model):
         return reverse("tournament", args=[self.slug])
 
     def clean(self) -> None:
-        """Refuse a match length the engine would refuse."""
+        """Refuse a game, table size or match length the engine would refuse."""
+        if self.variant in Variant.values:
+            allowed = engine.players_allowed(self.variant)
+            if self.table_size not in allowed:
+                raise ValidationError(
+                    {
+                        "table_size": f"{Variant(self.variant).label} seats {allowed[0]} to "
+                        f"{allowed[-1]} players at a table."
+                    }
+                )
         try:
             self.rule_set(self.table_size)
         except engine.BadRules as error:
-            field = "hands" if error.rule == "R4.7" else "target"
-            raise ValidationError({field: error.message}) from None
+            # With the table size checked above, R5.1 can only be the bonus card's.
+            fields = {"R4.7": "hands", "R5.1": "bonus_card", "R5": "variant"}
+            raise ValidationError({fields.get(error.rule or "", "target"): error.message}) from None
 
     def rule_set(self, players: int) -> engine.RuleSet:
         """Return the rules of this tournament's matches at a table of `players`."""
-        return engine.RuleSet(players=players, target=self.target, moon=self.moon, hands=self.hands)
+        return engine.RuleSet(
+            players=players,
+            target=self.target,
+            moon=self.moon,
+            hands=self.hands,
+            variant=str(self.variant),
+            bonus_card=str(self.bonus_card),
+        )
 
     @property
     def is_timed(self) -> bool:

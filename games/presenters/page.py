@@ -18,17 +18,19 @@ from .hand import hand_cards, pass_info
 from .sheet import score_sheet, sheet_lines
 from .shuffle import shuffle_summary
 from .table import (
-    Play,
     announcement,
+    cancelled_so_far,
     engine_view,
     last_hand,
     load_seats,
     places,
+    plays_of,
     result_of,
     sealed_view,
     viewer_seat,
 )
 from .tricks import last_trick
+from .variants import variant_facts
 
 SEALED_WORDS = (
     "Other tables of this round are playing the same deals: the cards played here stay hidden "
@@ -73,7 +75,8 @@ def match_context(
         "left_on_time": seat is None and any(s.is_held_by(user) and s.left_on_time for s in seats),
         "view": view,
         "phase": view.phase if view else None,
-        "trick": [Play(by_pos[p.seat], p.card) for p in view.trick] if view else [],
+        "trick": plays_of(view.trick, by_pos, cancelled_so_far(view.trick)) if view else [],
+        "variant_facts": variant_facts(view, by_pos),
         "last_trick": None
         if sealed
         else last_trick(match, view, by_pos, changed.closed_trick if changed else None),

@@ -11,7 +11,7 @@ from games.models import Match
 
 from .table import Place
 
-MOON_WORDS = {"subtract": "subtracted 26", "add": "added 26 to everyone else"}
+MOON_WORDS = {"subtract": "subtracted {points}", "add": "added {points} to everyone else"}
 # Line colours and dash patterns for the chart: told apart without colour too.
 PALETTE = ("#c8102e", "#1a5fb4", "#1e7b45", "#9a6400", "#7b2cbf", "#d9480f", "#0b7285")
 DASHES = ("", "7 4", "2 4", "10 4 2 4", "4 4", "1 4", "12 5")
@@ -27,6 +27,9 @@ class Line:
     total: int
     shot_moon: bool
     moon_option: str
+    # R5: the moon's worth (26, or 52 with two decks); Omnibus: whether the seat took the bonus.
+    moon_points: int = 26
+    took_bonus: bool = False
 
 
 def sheet_lines(view: engine.PublicView | None) -> list[Line]:
@@ -45,6 +48,8 @@ def sheet_lines(view: engine.PublicView | None) -> list[Line]:
             total=row.totals[seat],
             shot_moon=row.moon == seat,
             moon_option=(row.moon_option or "") if row.moon == seat else "",
+            moon_points=view.rules.moon_points,
+            took_bonus=row.bonus == seat,
         )
         for number, row in enumerate(view.sheet, start=1)
         for seat in range(len(row.scores))
@@ -59,10 +64,12 @@ class SheetCell:
     total: int
     shot_moon: bool
     moon_option: str
+    moon_points: int = 26
+    took_bonus: bool = False
 
     @property
     def moon_words(self) -> str:
-        return MOON_WORDS.get(self.moon_option, "")
+        return MOON_WORDS.get(self.moon_option, "").format(points=self.moon_points)
 
 
 @dataclass(frozen=True)
@@ -107,7 +114,12 @@ def score_sheet(match: Match, places: Sequence[Place], lines: Sequence[Line]) ->
     by_hand: dict[int, dict[int, SheetCell]] = {}
     for line in lines:
         by_hand.setdefault(line.hand_number, {})[line.seat] = SheetCell(
-            line.score, line.total, line.shot_moon, line.moon_option
+            line.score,
+            line.total,
+            line.shot_moon,
+            line.moon_option,
+            line.moon_points,
+            line.took_bonus,
         )
     columns = sorted(places, key=lambda p: p.position)
     rows = [

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -62,7 +63,7 @@ class Place:
     def spot(self) -> int:
         """Return the seat's direction from the table's centre in whole degrees (`data-spot`).
 
-        The stylesheet sets `--cos` and `--sin` for each direction a table of 3 to 7 can have,
+        The stylesheet sets `--cos` and `--sin` for each direction a table of 3 to 10 can have,
         so the page needs no `style` attribute, which the Content-Security-Policy forbids.
         """
         return round(math.degrees(math.atan2(self.sin, self.cos))) % 360
@@ -75,10 +76,25 @@ class Place:
 
 @dataclass(frozen=True)
 class Play:
-    """A card on the table and who played it."""
+    """A card on the table and who played it; `cancelled`: its twin is in the same trick (R5.2)."""
 
     place: Place
     card: engine.Card
+    cancelled: bool = False
+
+
+def plays_of(
+    plays: Iterable[engine.PlayedCard], by_pos: dict[int, Place], cancelled: Iterable[engine.Card]
+) -> list[Play]:
+    """Return a trick's cards as shown, each marked if it is one of a cancelled pair."""
+    faces = {card.face_text for card in cancelled}
+    return [Play(by_pos[p.seat], p.card, p.card.face_text in faces) for p in plays]
+
+
+def cancelled_so_far(plays: Sequence[engine.PlayedCard]) -> list[engine.Card]:
+    """Return the cards of the trick in play whose twin is in it too (R5.2: they cancel)."""
+    faces = Counter(p.card.face_text for p in plays)
+    return [p.card for p in plays if faces[p.card.face_text] > 1]
 
 
 def load_seats(match: Match) -> list[Seat]:
@@ -115,7 +131,8 @@ def sealed_view(view: engine.PublicView) -> engine.PublicView:
 
     Everything that comes from the cards goes: the tricks, who is to act (on the first trick
     it names the holder of the 2♣), how many cards each seat holds (it tells who led), the
-    points taken, the score sheet's hands and the hand's record. See `games.access.is_sealed`.
+    points taken, the score sheet's hands and the hand's record, and the variants' takers of
+    the bonus card and the widow and the cards waiting. See `games.access.is_sealed`.
     """
     n = view.players
     return dataclasses.replace(
@@ -133,6 +150,11 @@ def sealed_view(view: engine.PublicView) -> engine.PublicView:
         sheet=(),
         shooter=None,
         record=None,
+        # The variants' facts that come from the cards (R5): who took what, what waits.
+        bonus_taker=None,
+        widow_taker=None,
+        widow=None,
+        carried=(),
     )
 
 
@@ -239,13 +261,19 @@ def announcement(
         parts.append(f"Hand {last_hand['number']} is over: {points}.")
     if view.tricks and view.phase == engine.PLAYING:
         trick = view.tricks[-1]
-        assert trick.winner is not None  # a completed trick has its winner
-        winner = by_pos[trick.winner].who
         if not view.trick:
             parts.append(", ".join(_played(by_pos, p) for p in trick.plays) + ".")
+        if trick.winner is None:
+            # R5.2: every card of the suit led cancelled; the same player leads again.
+            parts.append(
+                "Nobody won the trick: every card of the suit led was cancelled, and its cards "
+                "wait for the next trick's winner."
+            )
+        elif not view.trick:
+            winner = by_pos[trick.winner].who
             parts.append(f"{winner} won the trick, taking {_points_in_words(trick.points)}.")
         else:
-            parts.append(f"{winner} won the last trick.")
+            parts.append(f"{by_pos[trick.winner].who} won the last trick.")
     if view.trick:
         parts.append(", ".join(_played(by_pos, p) for p in view.trick) + ".")
     if view.phase == engine.PLAYING:

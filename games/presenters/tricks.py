@@ -8,10 +8,12 @@ query, otherwise.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from games import engine
 from games.models import Action, Match
 
-from .table import Place, Play
+from .table import Place, plays_of
 
 
 def last_trick(
@@ -40,12 +42,14 @@ def last_trick(
 def _shown(
     trick: engine.TrickView, by_pos: dict[int, Place], *, hand: int | None, number: int
 ) -> dict:
-    assert trick.winner is not None  # only completed tricks are shown here
+    """A completed trick as shown. In Cancellation Hearts (R5.2) a trick whose every card of
+    the suit led was cancelled has no winner; its cards go to `taker`, None while they wait."""
     return {
         "hand": hand,
         "number": number,
-        "plays": [Play(by_pos[p.seat], p.card) for p in trick.plays],
-        "winner": by_pos[trick.winner],
+        "plays": plays_of(trick.plays, by_pos, trick.cancelled),
+        "winner": by_pos[trick.winner] if trick.winner is not None else None,
+        "taker": by_pos[trick.taker] if trick.taker is not None else None,
         "points": trick.points,
     }
 
@@ -65,13 +69,16 @@ def _previous_hand_last_trick(
     # A whole trick: one card from each seat, in playing order from the leader.
     if [seat for seat, _ in plays] != [(leader + i) % n for i in range(n)]:
         return None
-    led = plays[0][1].suit
-    # R3.4: the highest card of the suit led takes the trick.
-    winner = max((play for play in plays if play[1].suit == led), key=lambda play: play[1])[0]
+    cards = [card for _, card in plays]
+    # R3.4, and R5.2's cancelled pairs: a hand's last trick not won goes to its leader.
+    winner = engine.winner_of_trick(view.rules, leader, cards)
+    faces = Counter(card.face_text for card in cards)
     trick = engine.TrickView(
         leader=leader,
         plays=tuple(engine.PlayedCard(seat, card) for seat, card in plays),
         winner=winner,
-        points=sum(card.points for _, card in plays),
+        points=sum(card.points for card in cards),
+        cancelled=tuple(card for card in cards if faces[card.face_text] > 1),
+        taker=leader if winner is None else winner,
     )
     return _shown(trick, by_pos, hand=view.hand_no - 1, number=view.rules.tricks_per_hand)

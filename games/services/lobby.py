@@ -22,6 +22,8 @@ class MatchOptions:
     """What a player chooses when creating a match."""
 
     players: int = 4
+    variant: str = "standard"  # the engine's RuleSet.variant (R5)
+    bonus_card: str = "JD"  # Omnibus Hearts' bonus card (R5.1)
     target: int = 100
     moon: str = "ask"
     hands: int = 0  # 0 plays to the target; n ends the match after n hands (R4.7)
@@ -65,14 +67,25 @@ def _check_open_matches(user) -> None:
         )
 
 
-def create_match(user, options: MatchOptions) -> Match:
-    """Create a match with the creator in seat 0 and bots in the last `bots` seats."""
+def rules_for(players: int, options: MatchOptions) -> engine.RuleSet:
+    """Return the engine's rules for these options at a table of `players`; refuse bad ones."""
     try:
-        rules = engine.RuleSet(
-            players=options.players, target=options.target, moon=options.moon, hands=options.hands
+        return engine.RuleSet(
+            players=players,
+            target=options.target,
+            moon=options.moon,
+            hands=options.hands,
+            # Plain strings: the engine refuses anything else, choices' enums included.
+            variant=str(options.variant),
+            bonus_card=str(options.bonus_card),
         )
     except engine.EngineError as error:
         raise BadInput(error.message, error.rule) from None
+
+
+def create_match(user, options: MatchOptions) -> Match:
+    """Create a match with the creator in seat 0 and bots in the last `bots` seats."""
+    rules = rules_for(options.players, options)
     if not 0 <= options.bots < options.players:
         raise BadInput(f"Choose between 0 and {options.players - 1} bots.")
     clocks.check_time_control(options.decision_seconds, options.bank_seconds)
@@ -127,12 +140,7 @@ def start_seated_match(
     a tournament's tables play duplicate deals. A user given as None is a bot's seat; the
     seats at the `resigned` positions keep their player's name but a bot plays them.
     """
-    try:
-        rules = engine.RuleSet(
-            players=len(users), target=options.target, moon=options.moon, hands=options.hands
-        )
-    except engine.EngineError as error:
-        raise BadInput(error.message, error.rule) from None
+    rules = rules_for(len(users), options)
     with write_transaction():
         match = Match.objects.create(
             created_by=creator,

@@ -59,35 +59,39 @@ def _distance(sizes: Sequence[int], preferred: int) -> int:
     return sum(size * abs(size - preferred) for size in sizes)
 
 
-def _check_preferred(preferred: int) -> None:
+def _check_preferred(preferred: int, smallest: int, largest: int) -> None:
     """Refuse a preferred table size outside the playable range."""
-    if not MIN_TABLE <= preferred <= MAX_TABLE:
+    if not smallest <= preferred <= largest:
         raise SeatingError(
-            f"The preferred table size must be from {MIN_TABLE} to {MAX_TABLE}, not {preferred}."
+            f"The preferred table size must be from {smallest} to {largest}, not {preferred}."
         )
 
 
-def table_sizes(entrants: int, preferred: int) -> list[int]:
-    """Split entrants into tables of 3..7, as even as possible around `preferred`, largest first.
+def table_sizes(
+    entrants: int, preferred: int, smallest: int = MIN_TABLE, largest: int = MAX_TABLE
+) -> list[int]:
+    """Split entrants into tables of 3..7 (or `smallest`..`largest`, as a variant allows), as
+    even as possible around `preferred`, largest first.
 
-    Candidates are the even splits (sizes differ by at most one, all within 3..7) into any number
-    of tables; the winner minimises the sum over entrants of |table size - preferred|, and on a tie
-    has fewer tables. So 10 at 4 gives [4, 3, 3] (distance 6, against 10 for [5, 5]); 9 at 4 gives
-    [5, 4]; 5 at 4 gives [5]; 8 at 4 gives [4, 4].
+    Candidates are the even splits (sizes differ by at most one, all within the range) into any
+    number of tables; the winner minimises the sum over entrants of |table size - preferred|, and
+    on a tie has fewer tables. So 10 at 4 gives [4, 3, 3] (distance 6, against 10 for [5, 5]);
+    9 at 4 gives [5, 4]; 5 at 4 gives [5]; 8 at 4 gives [4, 4].
     """
-    _check_preferred(preferred)
-    if entrants < MIN_TABLE:
+    _check_preferred(preferred, smallest, largest)
+    if entrants < smallest:
         raise SeatingError(
-            f"A round needs at least {MIN_TABLE} active entrants; there are {entrants}."
+            f"A round needs at least {smallest} active entrants; there are {entrants}."
         )
     best: list[int] | None = None
-    for tables in range(1, entrants // MIN_TABLE + 1):
+    for tables in range(1, entrants // smallest + 1):
         sizes = _even_split(entrants, tables)
-        if sizes[0] > MAX_TABLE or sizes[-1] < MIN_TABLE:
+        if sizes[0] > largest or sizes[-1] < smallest:
             continue
         if best is None or _distance(sizes, preferred) < _distance(best, preferred):
             best = sizes
-    # An even split within 3..7 exists for every count from 3 (ceil(n / 7) tables gives one).
+    # An even split exists for every count from `smallest` when largest >= 2 * smallest - 1
+    # (3..7 and 5..10 both): ceil(n / largest) tables gives one.
     assert best is not None
     return best
 
@@ -126,12 +130,16 @@ def seat_round(
     met: Mapping[frozenset[int], int] | None = None,
     ranking: Sequence[int] | None = None,
     seed: int = 0,
+    sizes_allowed: range = range(MIN_TABLE, MAX_TABLE + 1),
 ) -> list[list[int]]:
-    """Return the tables of a round: each a list of entrant ids in seat order (position 0 first)."""
+    """Return the tables of a round: each a list of entrant ids in seat order (position 0 first).
+
+    `sizes_allowed`: the table sizes the tournament's game allows (3..7, or 5..10 for two decks).
+    """
     if len(set(entrants)) != len(entrants):
         twice = sorted(e for e, n in Counter(entrants).items() if n > 1)
         raise SeatingError(f"Entrants listed more than once: {', '.join(map(str, twice))}.")
-    sizes = table_sizes(len(entrants), preferred)
+    sizes = table_sizes(len(entrants), preferred, sizes_allowed[0], sizes_allowed[-1])
     rng = random.Random(seed)
     order = _order(entrants, ranking, rng)
     search = _Search(sizes, order, met or {}, rng)

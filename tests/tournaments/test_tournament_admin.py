@@ -39,6 +39,8 @@ def test_staff_create_a_tournament_with_entrants_in_the_admin(staff_client, db):
         "name": "Spring Open",
         "slug": "spring-open",
         "description": "",
+        "variant": "standard",
+        "bonus_card": "JD",
         "table_size": 4,
         "round_count": 3,
         "target": 100,
@@ -65,6 +67,8 @@ def test_the_admin_refuses_a_match_length_out_of_range(staff_client, db):
     data = {
         "name": "Long",
         "slug": "long",
+        "variant": "standard",
+        "bonus_card": "JD",
         "table_size": 4,
         "round_count": 1,
         "target": 100,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from games import clock
+from games import clock, engine
 from games.models import (
     MatchStatus,
     Round,
@@ -83,7 +83,14 @@ def seat_next_round(tournament_id: int) -> Seating:
     ranking = [line.entry.pk for line in standings_of(tournament)] if number > 1 else None
     seed = secrets.randbits(62)
     try:
-        tables = seat_round(entrant_ids, tournament.table_size, met=met, ranking=ranking, seed=seed)
+        tables = seat_round(
+            entrant_ids,
+            tournament.table_size,
+            met=met,
+            ranking=ranking,
+            seed=seed,
+            sizes_allowed=engine.players_allowed(tournament.variant),
+        )
     except SeatingError as error:
         raise Conflict(str(error)) from None
     round_ = Round.objects.create(tournament=tournament, number=number, seed=seed)
@@ -107,6 +114,8 @@ def seat_next_round(tournament_id: int) -> Seating:
 def match_options(tournament: Tournament) -> MatchOptions:
     """Return the options of every table's match: the tournament's rules and time control."""
     return MatchOptions(
+        variant=tournament.variant,
+        bonus_card=tournament.bonus_card,
         target=tournament.target,
         moon=tournament.moon,
         hands=tournament.hands,
