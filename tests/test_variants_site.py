@@ -134,3 +134,27 @@ def test_R5_the_lobby_lists_the_game_of_an_open_match(alice, bob):
     html = client_for(bob).get(reverse("lobby")).text
     listed = html.split('id="open-matches"')[1].split("</section>")[0]
     assert "Cancellation Hearts" in listed
+
+
+@pytest.mark.parametrize("variant", ["omnibus", "cancellation"])
+def test_R5_a_finished_variant_match_is_recorded_and_rebuilt_alike(alice, variant):
+    from django.core.management import call_command
+
+    from games.models import ScoreLine
+
+    players = 5 if variant == "cancellation" else 4
+    match = make_match(alice, players=players, bots=players - 1, variant=variant, hands=1)
+    for _ in play_to_the_end({0: client_for(alice)}, match, htmx=True):
+        pass
+    lines = ScoreLine.objects.filter(match=match)
+    # Somebody took a Q♠: every card is taken, a trick nobody won by the next winner or leader.
+    assert sum(bool(line.took_queen) for line in lines) == 1
+
+    def player_page() -> str:
+        page = client_for(alice).get(reverse("player", args=["Alice"])).text
+        return re.sub(r"\s+", " ", page.split("<main", 1)[1].split("</main>", 1)[0])
+
+    before = player_page()
+    assert f'href="/matches/{match.pk}/"' in before  # among her recent matches
+    call_command("rebuild_stats", verbosity=0)
+    assert player_page() == before

@@ -40,10 +40,13 @@ Key = tuple[str, int | str]
 
 
 def queen_taker(tricks: Iterable[engine.TrickView]) -> int | None:
-    """Return the seat that took the Q♠ in a finished hand's tricks (None if it was not dealt)."""
+    """Return the seat that took the Q♠ in a finished hand's tricks (None if it was not dealt).
+
+    With two decks (R5.2) it is the first Q♠ taken, and a trick nobody won goes to its taker.
+    """
     for trick in tricks:
-        if any(play.card == QUEEN for play in trick.plays):
-            return trick.winner
+        if any(play.card.face == QUEEN for play in trick.plays):
+            return trick.taker if trick.taker is not None else trick.winner
     return None
 
 
