@@ -15,6 +15,10 @@ the tournament pages alike:
   anyone now? Only once no deal they give is in play: the match is over (finished or
   abandoned), and so is every match of its deal group (tables sharing its deals). Until then
   no page, socket, e-mail or admin page shows them (`tests/test_no_leaks.py`).
+- `may_see_hand_record`: may this person see a hand's whole record (the deal, the passes,
+  every trick), as the hand review, its replay and the match's export show it? The match's
+  players once that hand is over (R6.3); everyone who may look at the match once its deals are
+  revealed (above).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from collections.abc import Iterable
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from games.models import Match, MatchStatus, Round, RoundStatus, Seat, Table
+from games.models import Hand, Match, MatchStatus, Round, RoundStatus, Seat, Table
 
 OVER = (MatchStatus.FINISHED, MatchStatus.ABANDONED)
 
@@ -105,3 +109,16 @@ def deals_revealed(match: Match) -> bool:
     if match.pk is None or not match.is_over:
         return False  # no query for a match in play, which every move's answer draws
     return revealed_matches().filter(pk=match.pk).exists()
+
+
+def may_see_hand_record(user, match: Match, hand: Hand, seats: list[Seat] | None = None) -> bool:
+    """Say whether the user may see this hand's whole record (see the module).
+
+    Its players see a hand once it is over (R6.3); anyone else who may look at the match only
+    once its deals are revealed: the match is over and no table sharing its deals still plays.
+    """
+    if not may_view(user, match, seats):
+        return False
+    if hand.finished_at is not None and holds_seat(user, match, seats):
+        return True
+    return deals_revealed(match)
