@@ -8,8 +8,8 @@ from typing import Any
 
 from .cards import (
     ALL_CARDS,
+    ALL_TEXTS,
     DECK_SIZE,
-    TEXTS,
     Card,
     cards_from_mask,
     code_index,
@@ -97,12 +97,18 @@ class Deal:
 
     @classmethod
     def from_hands(cls, rules: RuleSet, hands: Sequence[Sequence[Card | str] | str]) -> Deal:
-        """Return an explicit deal, checking it is exactly the table's deck dealt evenly."""
+        """Return an explicit deal, checking it is exactly the table's deck dealt evenly.
+
+        With two decks (R5.2) the cards no seat holds are the widow. There a plain name ("QS",
+        or the first copy's Card) takes the first copy while it is free, else the second, so a
+        deal may list a card twice without saying which copy is which; "QS2" (or
+        SECOND_COPIES' card) names the second copy.
+        """
         n = rules.players
         if isinstance(hands, str) or len(hands) != n:
             raise BadDeal(f"A {n}-player deal needs {n} hands")
-        if rules.two_decks:
-            return cls._from_two_deck_hands(rules, hands)
+        two_decks = rules.two_decks
+        lookup = code_index if two_decks else index_of
         deck = rules.deck_mask
         size = rules.hand_size
         seen = 0
@@ -114,53 +120,26 @@ class Deal:
             mask = 0
             for item in items:
                 try:
-                    i = item.index if isinstance(item, Card) else index_of(item)
+                    i = item.index if isinstance(item, Card) else lookup(item)
                 except BadCard as exc:
                     raise BadDeal(f"Seat {seat}: {exc.message}") from None
-                bit = 1 << i
-                if not bit & deck:
-                    raise BadDeal(f"{TEXTS[i]} is not in the {n}-player deck")
-                if bit & seen:
-                    raise BadDeal(f"{TEXTS[i]} is dealt twice")
-                seen |= bit
-                mask |= bit
-            masks.append(mask)
-        missing = deck & ~seen
-        if missing:
-            raise BadDeal(f"Cards missing from the deal: {text_of_mask(missing)}")
-        return cls(masks)
-
-    @classmethod
-    def _from_two_deck_hands(
-        cls, rules: RuleSet, hands: Sequence[Sequence[Card | str] | str]
-    ) -> Deal:
-        """Return a two-deck deal (R5.2); the cards no seat holds are the widow.
-
-        A plain name ("QS", or the first copy's Card) takes the first copy while it is free,
-        else the second, so a deal may list a card twice without saying which copy is which;
-        "QS2" (or SECOND_COPIES' card) names the second copy.
-        """
-        size = rules.hand_size
-        seen = 0
-        masks = []
-        for seat, hand in enumerate(hands):
-            items: Sequence[Card | str] = hand.split() if isinstance(hand, str) else hand
-            if len(items) != size:
-                raise BadDeal(f"Seat {seat} has {len(items)} cards; each seat needs {size}")
-            mask = 0
-            for item in items:
-                try:
-                    i = item.index if isinstance(item, Card) else code_index(item)
-                except BadCard as exc:
-                    raise BadDeal(f"Seat {seat}: {exc.message}") from None
-                if i < DECK_SIZE and seen >> i & 1:
-                    i += DECK_SIZE  # the first copy is dealt: this is the second
-                if seen >> i & 1:
-                    raise BadDeal(f"{ALL_CARDS[i].face_text} is dealt more than twice", "R5.2")
+                if two_decks:
+                    if i < DECK_SIZE and seen >> i & 1:
+                        i += DECK_SIZE  # the first copy is dealt: this is the second
+                    if seen >> i & 1:
+                        raise BadDeal(f"{ALL_CARDS[i].face_text} is dealt more than twice", "R5.2")
+                else:
+                    if not deck >> i & 1:
+                        raise BadDeal(f"{ALL_TEXTS[i]} is not in the {n}-player deck")
+                    if seen >> i & 1:
+                        raise BadDeal(f"{ALL_TEXTS[i]} is dealt twice")
                 seen |= 1 << i
                 mask |= 1 << i
             masks.append(mask)
-        return cls(masks, None, rules.deck_mask & ~seen)
+        left = deck & ~seen
+        if left and not two_decks:
+            raise BadDeal(f"Cards missing from the deal: {text_of_mask(left)}")
+        return cls(masks, None, left)
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine import BadDeal, BadRules, Deal, Match, RuleSet
-from games.engine.cards import FULL_DECK, cards_from_mask
+from games.engine.cards import FULL_DECK, SECOND_COPIES, cards_from_mask
 
 from .helpers import each_table, fill_hands, play_fixed, ready_to_play, texts
 
@@ -91,6 +91,10 @@ def test_R1_3_explicit_deal_must_use_the_tables_deck(players: int) -> None:
         foreign[0][0] = REMOVED[players][0]
         with pytest.raises(BadDeal, match="not in the"):
             Deal.from_hands(rules, foreign)
+    second = [list(h) for h in good]
+    second[0][0] = SECOND_COPIES[0]  # a second copy (R5.2) is in no one-deck table
+    with pytest.raises(BadDeal, match="2C2 is not in the"):
+        Deal.from_hands(rules, second)
 
 
 @each_table
