@@ -221,20 +221,8 @@ class CancellationMatch(Match):
 
     def start_hand_fast(self, deal: Deal) -> None:
         """Begin the next hand without checking the deal: no pass, the dealer's left leads."""
-        n = self.n
-        self.hand_no += 1
-        self.deal = deal
-        self.hands = list(deal.masks)
-        self.passes = [None] * n
-        self.received = [0] * n
-        self.taken = [0] * n
-        self.tricks = []
+        self._new_hand(deal)
         self.takers = []
-        self.trick = []
-        self.trick_mask = 0
-        self.lead_mask = 0
-        self.broken = False
-        self.shooter = None
         self.pass_offset = 0
         self.widow = self.pending = deal.widow  # R5.4: the widow goes with trick 1's cards
         self.widow_taker = None

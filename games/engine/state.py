@@ -347,6 +347,17 @@ class Match:
 
     def start_hand_fast(self, deal: Deal) -> None:
         """Begin the next hand without checking the deal."""
+        self._new_hand(deal)
+        self.pass_offset = self.rules.pass_offset(self.hand_no)
+        if self.pass_offset:
+            self.phase = PASSING
+            self.waiting = self.n
+            self.turn = -1
+        else:
+            self._begin_play()
+
+    def _new_hand(self, deal: Deal) -> None:
+        """Count the next hand and deal it, clearing the last hand's passes, tricks and points."""
         n = self.n
         self.hand_no += 1
         self.deal = deal
@@ -360,13 +371,6 @@ class Match:
         self.lead_mask = 0
         self.broken = False
         self.shooter = None
-        self.pass_offset = self.rules.pass_offset(self.hand_no)
-        if self.pass_offset:
-            self.phase = PASSING
-            self.waiting = n
-            self.turn = -1
-        else:
-            self._begin_play()
 
     def pass_fast(self, seat: int, mask: int) -> None:
         """Record a seat's pass; once every seat has passed, hand the cards over."""
