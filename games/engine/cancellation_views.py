@@ -13,15 +13,14 @@ from functools import lru_cache
 from typing import Any
 
 from .cancellation import NOT_WON, CancellationMatch, cancelled_of, points_of
-from .cards import ALL_CARDS, DECK_SIZE, QS_INDEX, cards_from_mask
+from .cards import ALL_CARDS, cards_from_mask
 from .rules import MAX_CANCELLATION_PLAYERS
 from .state import FINISHED, HAND_OVER, MOON, PLAYING
-from .views import CardOption, HandRecord, PlayedCard, PublicView, SeatView, TrickView
+from .views import HandRecord, PlayedCard, PublicView, SeatView, TrickView, hand_fields
 
 _PLAYED = tuple(
     tuple(PlayedCard(seat, card) for card in ALL_CARDS) for seat in range(MAX_CANCELLATION_PLAYERS)
 )
-_LEGAL = tuple(CardOption(card, True, None, None) for card in ALL_CARDS)
 
 
 def _plays(leader: int, cards: tuple[int, ...] | list[int], n: int) -> tuple[PlayedCard, ...]:
@@ -99,37 +98,11 @@ def public_view(match: CancellationMatch) -> PublicView:
 
 def seat_view(match: CancellationMatch, seat: int) -> SeatView:
     """Return one seat's view; it holds no other seat's cards and not the widow's in play."""
-    hand_mask = match.hands[seat]
-    my_turn = seat in match.to_act()
-    legal_mask = match.legal_mask() if match.phase == PLAYING and my_turn else 0
-    hand = cards_from_mask(hand_mask)
-    options = []
-    legal = []
-    reasons: dict[int, tuple[str | None, str | None]] = {}
-    for card in hand:
-        i = card.index
-        if legal_mask >> i & 1:
-            options.append(_LEGAL[i])
-            legal.append(card)
-            continue
-        # Every rule's verdict depends only on the suit and on whether the card is a Q♠.
-        face = i % DECK_SIZE
-        key = face // 13 + (4 if face == QS_INDEX else 0)
-        if key not in reasons:
-            error = match.illegal_reason(seat, card)
-            reasons[key] = (error.message, error.rule) if error else (None, None)
-        options.append(CardOption(card, False, *reasons[key]))
     return SeatView(
         **_public_fields(match),
-        seat=seat,
-        hand=hand,
+        **hand_fields(match, seat),
         passed=None,
         pass_to=None,
         received=None,
         pass_from=None,
-        my_turn=my_turn,
-        legal=tuple(legal),
-        options=tuple(options),
-        hand_mask=hand_mask,
-        legal_mask=legal_mask,
     )

@@ -6,7 +6,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from .cards import CARDS, HEARTS_MASK, QS_INDEX, QS_MASK, Card, cards_from_mask
+from .cards import (
+    ALL_CARDS,
+    CARDS,
+    DECK_SIZE,
+    HEARTS_MASK,
+    QS_INDEX,
+    QS_MASK,
+    Card,
+    cards_from_mask,
+)
 from .rules import RuleSet
 from .state import FINISHED, HAND_OVER, MOON, PASSING, PLAYING, Match, ScoreRow
 
@@ -133,12 +142,13 @@ def _plays(leader: int, cards: tuple[int, ...] | list[int], n: int) -> tuple[Pla
     return tuple(_PLAYED[(leader + i) % n][c] for i, c in enumerate(cards))
 
 
-_LEGAL = tuple(CardOption(card, True, None, None) for card in CARDS)
+# Either copy of a card in two-deck play (R5.2).
+_LEGAL = tuple(CardOption(card, True, None, None) for card in ALL_CARDS)
 
 
 @lru_cache(maxsize=4096)
 def _illegal(index: int, reason: str | None, rule: str | None) -> CardOption:
-    return CardOption(CARDS[index], False, reason, rule)
+    return CardOption(ALL_CARDS[index], False, reason, rule)
 
 
 @lru_cache(maxsize=8192)
@@ -193,9 +203,11 @@ def public_view(match: Match) -> PublicView:
     return PublicView(**_public_fields(match))
 
 
-def seat_view(match: Match, seat: int) -> SeatView:
-    """Return one seat's view of a match; it holds no other seat's unplayed or passed cards."""
-    n = match.n
+def hand_fields(match: Match, seat: int) -> dict[str, Any]:
+    """Return a seat's own hand for its SeatView: its cards, which it may play now, and why not.
+
+    Shared by every game: the match says which cards are legal and why the others are not.
+    """
     hand_mask = match.hands[seat]
     my_turn = seat in match.to_act()
     legal_mask = match.legal_mask() if match.phase == PLAYING and my_turn else 0
@@ -209,26 +221,35 @@ def seat_view(match: Match, seat: int) -> SeatView:
             options.append(_LEGAL[i])
             legal.append(card)
             continue
-        # Every rule's verdict depends only on the suit and on whether the card is the Q♠.
-        key = i // 13 + (4 if i == QS_INDEX else 0)
+        # Every rule's verdict depends only on the suit and on whether the card is a Q♠.
+        face = i % DECK_SIZE
+        key = face // 13 + (4 if face == QS_INDEX else 0)
         if key not in reasons:
             error = match.illegal_reason(seat, card)
             reasons[key] = (error.message, error.rule) if error else (None, None)
         options.append(_illegal(i, *reasons[key]))
+    return {
+        "seat": seat,
+        "hand": hand,
+        "my_turn": my_turn,
+        "legal": tuple(legal),
+        "options": tuple(options),
+        "hand_mask": hand_mask,
+        "legal_mask": legal_mask,
+    }
+
+
+def seat_view(match: Match, seat: int) -> SeatView:
+    """Return one seat's view of a match; it holds no other seat's unplayed or passed cards."""
+    n = match.n
     passed = match.passes[seat]
     all_passed = match.pass_offset and all(p is not None for p in match.passes)
     offset = match.pass_offset
     return SeatView(
         **_public_fields(match),
-        seat=seat,
-        hand=hand,
+        **hand_fields(match, seat),
         passed=None if passed is None else cards_from_mask(passed),
         pass_to=(seat + offset) % n if offset else None,
         received=cards_from_mask(match.received[seat]) if all_passed else None,
         pass_from=(seat - offset) % n if offset else None,
-        my_turn=my_turn,
-        legal=tuple(legal),
-        options=tuple(options),
-        hand_mask=hand_mask,
-        legal_mask=legal_mask,
     )
