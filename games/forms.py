@@ -164,12 +164,10 @@ class CreateMatchForm(forms.Form):
             data["variant"] = data.get("variant") or Variant.STANDARD
         variant, players, bots = data.get("variant"), data.get("players"), data.get("bots")
         if variant and players is not None:
-            allowed = engine.players_allowed(variant)
-            if players not in allowed:
-                self.add_error(
-                    "players",
-                    f"{Variant(variant).label} is for {allowed[0]} to {allowed[-1]} players.",
-                )
+            try:
+                engine.check_players(players, variant)
+            except engine.BadRules as error:
+                self.add_error("players", error.message)
         bonus = data.get("bonus_card") or BonusCard.JD
         data["bonus_card"] = bonus
         if variant and variant != Variant.OMNIBUS and bonus != BonusCard.JD:

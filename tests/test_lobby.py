@@ -119,7 +119,7 @@ def test_with_every_other_seat_a_bot_the_match_starts_at_once(alice_client):
         ({"target": 24}, "greater than or equal to 25"),
         ({"target": 501}, "less than or equal to 500"),
         ({"target": "lots"}, "Enter a whole number"),
-        ({"players": 8}, "Standard Hearts is for 3 to 7 players"),
+        ({"players": 8}, "Hearts is for 3 to 7 players, not 8"),
         ({"players": 2}, "Choose from 3 to 10 players"),
         ({"players": 11}, "Choose from 3 to 10 players"),
         ({"players": 4, "variant": "cancellation"}, "Cancellation Hearts is for 5 to 10 players"),

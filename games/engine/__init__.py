@@ -27,6 +27,7 @@ from .rules import (
     STANDARD,
     VARIANTS,
     RuleSet,
+    check_players,
     players_allowed,
 )
 from .search import LEVELS, SearchBot, bot_for_level
@@ -79,6 +80,7 @@ __all__ = [
     "WrongPhase",
     "bot_for_level",
     "cards_from_mask",
+    "check_players",
     "mask_of",
     "moon_choice",
     "moon_decision",

@@ -26,6 +26,9 @@ PLAYER_RANGES = {
     OMNIBUS: range(MIN_PLAYERS, MAX_PLAYERS + 1),
     CANCELLATION: range(MIN_CANCELLATION_PLAYERS, MAX_CANCELLATION_PLAYERS + 1),
 }
+# The rule each variant's table sizes come from, and the game's name in its messages.
+PLAYER_RULES = {STANDARD: "R1.1", OMNIBUS: "R5.1", CANCELLATION: "R5.2"}
+GAME_NAMES = {STANDARD: "Hearts", OMNIBUS: "Omnibus Hearts", CANCELLATION: "Cancellation Hearts"}
 # The most players any variant seats: the size of per-seat tables shared by every variant.
 MAX_TABLE = max(r.stop - 1 for r in PLAYER_RANGES.values())
 MIN_TARGET, MAX_TARGET = 25, 500
@@ -53,6 +56,16 @@ def players_allowed(variant: str = STANDARD) -> range:
     if variant not in PLAYER_RANGES:
         raise BadRules(_unknown_variant(variant), "R5")
     return PLAYER_RANGES[variant]
+
+
+def check_players(players: object, variant: str = STANDARD) -> None:
+    """Raise BadRules, naming the game's rule, unless the variant seats `players` (R1.1, R5)."""
+    allowed = players_allowed(variant)
+    if type(players) is not int or players not in allowed:
+        raise BadRules(
+            f"{GAME_NAMES[variant]} is for {allowed[0]} to {allowed[-1]} players, not {players!r}",
+            PLAYER_RULES[variant],
+        )
 
 
 def _unknown_variant(variant: object) -> str:
@@ -89,17 +102,7 @@ class RuleSet:
             )
         if self.bonus_card != "JD" and self.variant != OMNIBUS:
             raise BadRules("Only Omnibus Hearts has a bonus card to choose", "R5.1")
-        allowed = PLAYER_RANGES[self.variant]
-        if type(self.players) is not int or self.players not in allowed:
-            if self.variant == CANCELLATION:
-                raise BadRules(
-                    f"Cancellation Hearts is for 5 to 10 players, not {self.players!r}", "R5.2"
-                )
-            if self.variant == OMNIBUS:
-                raise BadRules(
-                    f"Omnibus Hearts is for 3 to 7 players, not {self.players!r}", "R5.1"
-                )
-            raise BadRules(f"Hearts is for 3 to 7 players, not {self.players!r}", "R1.1")
+        check_players(self.players, self.variant)
         if type(self.target) is not int or not MIN_TARGET <= self.target <= MAX_TARGET:
             raise BadRules(
                 f"The target must be a whole number from 25 to 500, not {self.target!r}", "R4.5"

@@ -129,14 +129,10 @@ class Tournament(models.Model):
     def clean(self) -> None:
         """Refuse a game, table size or match length the engine would refuse."""
         if self.variant in Variant.values:
-            allowed = engine.players_allowed(self.variant)
-            if self.table_size not in allowed:
-                raise ValidationError(
-                    {
-                        "table_size": f"{Variant(self.variant).label} seats {allowed[0]} to "
-                        f"{allowed[-1]} players at a table."
-                    }
-                )
+            try:
+                engine.check_players(self.table_size, str(self.variant))
+            except engine.BadRules as error:
+                raise ValidationError({"table_size": error.message}) from None
         try:
             self.rule_set(self.table_size)
         except engine.BadRules as error:

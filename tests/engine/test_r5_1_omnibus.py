@@ -14,6 +14,7 @@ from games.engine import (
     Match,
     RuleSet,
     bot_for_level,
+    check_players,
     players_allowed,
     replay,
 )
@@ -72,6 +73,22 @@ def test_R5_3_players_allowed_depend_on_the_variant() -> None:
     for variant in ("standard", "omnibus", "cancellation"):
         for n in players_allowed(variant):
             assert RuleSet(players=n, variant=variant).players == n
+
+
+@pytest.mark.parametrize("variant", ["standard", "omnibus", "cancellation"])
+@pytest.mark.parametrize("players", [0, 2, 3, 4, 5, 7, 8, 10, 11, "4", 4.0, True, None])
+def test_R5_3_check_players_says_what_the_rule_set_says(variant: str, players: object) -> None:
+    try:
+        RuleSet(players=players, variant=variant)  # type: ignore[arg-type]
+    except BadRules as refused:
+        with pytest.raises(BadRules) as err:
+            check_players(players, variant)
+        assert (err.value.message, err.value.rule) == (refused.message, refused.rule)
+    else:
+        check_players(players, variant)
+    with pytest.raises(BadRules) as err:
+        check_players(4, "bridge")
+    assert err.value.rule == "R5"
 
 
 def test_R5_3_defaults_stay_out_of_the_stored_rule_set() -> None:

@@ -87,6 +87,51 @@ def test_the_admin_refuses_a_match_length_out_of_range(staff_client, db):
     assert not Tournament.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("fields", "field", "message"),
+    [
+        ({"table_size": 8}, "table_size", "Hearts is for 3 to 7 players, not 8"),
+        (
+            {"variant": "omnibus", "table_size": 8},
+            "table_size",
+            "Omnibus Hearts is for 3 to 7 players, not 8",
+        ),
+        (
+            {"variant": "cancellation", "table_size": 4},
+            "table_size",
+            "Cancellation Hearts is for 5 to 10 players, not 4",
+        ),
+        ({"bonus_card": "TD"}, "bonus_card", "Only Omnibus Hearts has a bonus card to choose"),
+    ],
+)
+def test_R5_the_admin_refuses_a_table_size_or_bonus_card_the_game_does_not_allow(
+    staff_client, db, fields, field, message
+):
+    data = {
+        "name": "Odd",
+        "slug": "odd",
+        "variant": "standard",
+        "bonus_card": "JD",
+        "table_size": 4,
+        "round_count": 1,
+        "target": 100,
+        "hands": 0,
+        "moon": "ask",
+        "timeouts_to_leave": 2,
+        **rounds_form(None),
+        "entries-TOTAL_FORMS": 0,
+        "entries-INITIAL_FORMS": 0,
+        "entries-MIN_NUM_FORMS": 0,
+        "entries-MAX_NUM_FORMS": 1000,
+        **fields,
+    }
+    response = staff_client.post(reverse("admin:games_tournament_add"), data)
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors[field] == [message]
+    assert message in response.text
+    assert not Tournament.objects.exists()
+
+
 def test_seating_reports_the_tables_and_repeat_meetings(staff_client, db):
     tournament = make_tournament()
     enter(tournament, make_players(10))
