@@ -12,6 +12,7 @@ from django.urls import reverse, set_script_prefix
 from games import engine, presenters
 from games.models import Action, Hand, MatchStatus
 from games.presenters.table import announcement
+from games.presenters.tricks import last_trick
 from games.views.matches import render_region
 from tests.factories import (
     HTMX,
@@ -224,6 +225,10 @@ def test_a_new_hand_shows_how_the_previous_hand_ended(make_user, alice_client, a
         for play in last.plays:
             player = me if play.seat == 0 else SEAT_NAMES[play.seat]
             assert f'<span class="trick-player">{player}</span>' in box
+    # Read back from the log, the trick went to its winner, as in the engine's account.
+    shown = last_trick(match, state_of(match).public_view(), {seat: seat for seat in range(4)})
+    assert shown is not None and shown["hand"] == 1
+    assert shown["winner"] == shown["taker"] == last.winner == last.taker is not None
 
 
 def test_the_card_that_ends_a_hand_shows_how_it_ended_without_reading_the_log_back(

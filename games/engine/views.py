@@ -32,10 +32,11 @@ class PlayedCard:
 class TrickView:
     """A trick of this hand: the cards in play order, the winner once complete, its points.
 
+    `taker` is the seat that took the trick's cards: in every game, the winner of a won trick.
     Cancellation (R5.2): `cancelled` holds the cards played twice to the trick (both copies,
     any suit); a trick whose every card of the suit led is cancelled has no `winner`, and its
     cards go to `taker`, the winner of the next won trick (its leader on the last trick), None
-    while they wait. In the other games `taker` is the winner and `cancelled` is empty.
+    while they wait. In the other games `cancelled` is empty.
     """
 
     leader: int

@@ -46,7 +46,7 @@ def queen_taker(tricks: Iterable[engine.TrickView]) -> int | None:
     """
     for trick in tricks:
         if any(play.card.face == QUEEN for play in trick.plays):
-            return trick.taker if trick.taker is not None else trick.winner
+            return trick.taker
     return None
 
 

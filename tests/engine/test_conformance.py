@@ -50,6 +50,8 @@ def test_conformance_hands_agree(name: str) -> None:
     for record in records:
         match = replay_record(record, "add")
         assert [w for _, _, w in match.tricks] == record["trick_winners"]
+        tricks = match.public_view().tricks
+        assert [t.taker for t in tricks] == [t.winner for t in tricks] == record["trick_winners"]
         row = match.sheet[-1]
         assert list(row.points) == record["raw_points_taken"]
         assert row.moon == record["moon"]

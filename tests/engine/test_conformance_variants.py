@@ -76,6 +76,9 @@ def replay_match(record: dict[str, Any]) -> Match:
             assert view.widow is not None and face_list(view.widow) == hand["widow"], where
         else:
             assert view.bonus_taker == hand["bonus_taker"], where
+        # Every trick of a finished hand has gone to someone: to its winner when it was won.
+        assert all(t.taker is not None for t in tricks), where
+        assert all(t.taker == t.winner for t in tricks if t.winner is not None), where
         if match.phase == "moon":
             assert rules.moon == "ask"
             assert match.to_act() == (hand["moon"],), where
