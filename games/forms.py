@@ -6,11 +6,16 @@ from django import forms
 
 from games import engine, services
 from games.models import BonusCard, BotLevel, MoonOption, Variant
-from games.models.matches import VARIANT_SUMMARIES
 from games.services import clocks
 
 SEAT_COUNTS = range(3, 11)  # every table size some game allows (3 to 7; 5 to 10 with two decks)
 PLAYER_CHOICES = [(n, f"{n} players") for n in SEAT_COUNTS]
+# What makes each game, beside its name in the lobby's choice of game.
+VARIANT_SUMMARIES = {
+    Variant.STANDARD: "one deck, 3 to 7 players",
+    Variant.OMNIBUS: "a bonus card worth −10 to whoever takes it, 3 to 7 players",
+    Variant.CANCELLATION: "two decks, identical cards cancel, 5 to 10 players",
+}
 VARIANT_CHOICES = [(v.value, f"{v.label}: {VARIANT_SUMMARIES[v]}") for v in Variant]
 MOST_BOTS = SEAT_COUNTS[-1] - 1
 LEVEL_HELP = (

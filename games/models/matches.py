@@ -47,13 +47,6 @@ class BonusCard(models.TextChoices):
     TD = "TD", "10♦, the ten of diamonds"
 
 
-VARIANT_SUMMARIES = {
-    Variant.STANDARD: "one deck, 3 to 7 players",
-    Variant.OMNIBUS: "a bonus card worth −10 to whoever takes it, 3 to 7 players",
-    Variant.CANCELLATION: "two decks, identical cards cancel, 5 to 10 players",
-}
-
-
 class MoonOption(models.TextChoices):
     ASK = "ask", "Ask the shooter"
     # 26 points, or 52 in Cancellation Hearts (R5.2): the labels name the standard game's.
