@@ -328,6 +328,14 @@ def test_the_csv_names_omnibus_bonus_taker(alice):
     assert row[-1] == (names[taker] if taker is not None else "")
 
 
+def test_a_name_a_spreadsheet_would_run_is_written_as_text(make_user):
+    eve = make_user("eve", '=HYPERLINK("http://example.com")')
+    match = finish(make_match(eve, hands=1), {0: eve})
+    header, row = csv_of(client_for(eve).get(csv_url(match)))
+    assert header[1] == '\'=HYPERLINK("http://example.com"): points taken'
+    assert not any(cell.startswith(("=", "+", "@")) for cell in header + row)
+
+
 def test_the_score_sheet_links_both_downloads(alice, finished):
     page = client_for(alice).get(reverse("scores", args=[finished.pk])).text
     assert f'href="{csv_url(finished)}"' in page and "Download the score sheet (CSV)" in page

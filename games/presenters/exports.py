@@ -169,6 +169,24 @@ def _hands(
 
 # ----- the score sheet as CSV -----
 
+# A cell a spreadsheet would read as a formula: a player's name may begin with any of these.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(rows: list[list[Any]]) -> list[list[Any]]:
+    """Return the rows with every text cell a spreadsheet would run as a formula quoted.
+
+    A name such as "=HYPERLINK(…)" is written "'=HYPERLINK(…)": shown as typed, never run.
+    Numbers are left as they are (a negative score is a number, not a formula).
+    """
+    return [
+        [
+            f"'{cell}" if isinstance(cell, str) and cell.startswith(FORMULA_STARTS) else cell
+            for cell in row
+        ]
+        for row in rows
+    ]
+
 
 def score_rows(match: Match, user) -> list[list[Any]]:
     """Return the score sheet as CSV rows: what `/matches/<id>/scores/` shows this viewer.
@@ -189,13 +207,13 @@ def score_rows(match: Match, user) -> list[list[Any]]:
     rows = [header]
     state = _state(match)
     if state is None:
-        return rows
+        return spreadsheet_safe(rows)
     view = state.public_view()  # the score sheet is the same for every seat (R6.3)
     extra = [""] * (len(SHEET_MOON) + omnibus)
     if viewer_seat(seats, user) is None and is_sealed(user, match, seats):
         view = sealed_view(view)
         rows.append([SEALED_ROW, *[cell for t in view.totals for cell in ("", "", t)], *extra])
-        return rows
+        return spreadsheet_safe(rows)
     for number, row in enumerate(view.sheet, start=1):
         cells: list[Any] = [number]
         for seat in range(len(seats)):
@@ -204,7 +222,7 @@ def score_rows(match: Match, user) -> list[list[Any]]:
         if omnibus:
             cells.append(names[row.bonus] if row.bonus is not None else "")
         rows.append(cells)
-    return rows
+    return spreadsheet_safe(rows)
 
 
 # ----- a tournament's results and standings as CSV, for staff -----
@@ -269,4 +287,4 @@ def tournament_rows(tournament: Tournament) -> list[list[Any]]:
                         seat.rank if seat is not None and seat.rank is not None else "",
                     ]
                 )
-    return rows
+    return spreadsheet_safe(rows)
