@@ -17,7 +17,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from games import admin_tournaments  # noqa: F401  (registers the tournament admin)
+from games import admin_records, admin_tournaments  # noqa: F401  (they register their admin)
 from games.access import deals_revealed, revealed_matches
 from games.accounts.names import clean_display_name
 from games.models import (

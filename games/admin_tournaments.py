@@ -3,24 +3,29 @@
 Every action calls one tournament service (one transaction on the locked tournament row) and
 reports what it did, or why it refused, with `message_user`. The same actions are offered on
 the change list (for the selected tournaments) and as buttons on a tournament's page.
+
+Staff can also download a tournament's standings and tables as CSV (`presenters.exports`):
+an action on the change list, and a link on a tournament's page.
 """
 
-from collections.abc import Callable
+import csv
+from collections.abc import Callable, Iterable
 
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils.safestring import SafeString
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from games.admin_rounds import RoundInline, save_deadlines
 from games.admin_time_control import TournamentForm
 from games.models import Entry, Round, Tournament, TournamentStatus
+from games.presenters.exports import tournament_rows
 from games.presenters.tournament import round_lines, standings_context
 from games.services import ActionRefused
 from games.services import tournaments as tours
@@ -95,6 +100,18 @@ def changelist_action(name: str):
     return admin.action(description=label, permissions=["change"])(action)
 
 
+def results_csv(tournaments: Iterable[Tournament], filename: str) -> HttpResponse:
+    """Answer with the tournaments' standings and tables as one CSV file, one after another."""
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response)
+    for number, tournament in enumerate(tournaments):
+        if number:
+            writer.writerow([])
+        writer.writerows(tournament_rows(tournament))
+    return response
+
+
 class EntryForm(forms.ModelForm):
     """An entrant; once seated, the entry's player is fixed (the tables name them)."""
 
@@ -164,7 +181,7 @@ class TournamentAdmin(admin.ModelAdmin):
         ("Standings", {"fields": ["standings"]}),
     ]
     inlines = [EntryInline, RoundInline]
-    actions = [changelist_action(name) for name in ACTIONS]
+    actions = [*(changelist_action(name) for name in ACTIONS), "download_results"]
     change_form_template = "admin/games/tournament/change_form.html"
 
     class Media:
@@ -237,6 +254,19 @@ class TournamentAdmin(admin.ModelAdmin):
         self.message_user(request, done, messages.SUCCESS)
         return True
 
+    @admin.action(description="Download results and standings (CSV)", permissions=["view"])
+    def download_results(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse:
+        tournaments = list(queryset.order_by("pk"))
+        name = f"{tournaments[0].slug}-results.csv" if len(tournaments) == 1 else "results.csv"
+        return results_csv(tournaments, name)
+
+    def results_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """Download one tournament's standings and tables (the link on its page)."""
+        tournament = get_object_or_404(Tournament, pk=pk)
+        if not self.has_view_permission(request, tournament):
+            raise PermissionDenied
+        return results_csv([tournament], f"{tournament.slug}-results.csv")
+
     def get_urls(self):
         wrap = self.admin_site.admin_view
         return [
@@ -244,6 +274,11 @@ class TournamentAdmin(admin.ModelAdmin):
                 "<int:pk>/run/<str:name>/",
                 wrap(require_POST(self.run_view)),
                 name="games_tournament_run",
+            ),
+            path(
+                "<int:pk>/results.csv",
+                wrap(require_GET(self.results_view)),
+                name="games_tournament_results",
             ),
             *super().get_urls(),
         ]
@@ -264,6 +299,9 @@ class TournamentAdmin(admin.ModelAdmin):
             ]
             if obj is not None and self.has_change_permission(request, obj)
             else []
+        )
+        context["results_url"] = (
+            reverse("admin:games_tournament_results", args=[obj.pk]) if obj is not None else ""
         )
         return super().render_change_form(request, context, add, change, form_url, obj)
 

@@ -29,8 +29,11 @@ def _read(name: str) -> str:
         return file.read()
 
 
-def load(path: str) -> Record:
-    """Read and parse a record file; raise BadRecord with a message for anything wrong."""
+def read_json(path: str) -> object:
+    """Read a file (or `-`, standard input) as JSON; raise BadRecord saying what is wrong.
+
+    `python -m games.engine.replay_check` reads its match records with it too.
+    """
     name = "standard input" if path == "-" else path
     try:
         text = _read(path)
@@ -51,6 +54,13 @@ def load(path: str) -> Record:
         raise BadRecord(f"{name}: is nested too deeply to be a record") from None
     except ValueError as error:  # a number too long for Python to read, say
         raise BadRecord(f"{name}: is not a record ({error})") from None
+    return data
+
+
+def load(path: str) -> Record:
+    """Read and parse a record file; raise BadRecord with a message for anything wrong."""
+    data = read_json(path)
+    name = "standard input" if path == "-" else path
     try:
         return from_json(data)
     except BadRecord as error:

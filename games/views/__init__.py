@@ -1,5 +1,6 @@
 """The site's pages: a player's matches, the lobby, the match table, and tournaments."""
 
+from games.views.exports import match_record, scores_csv
 from games.views.matches import (
     add_bot,
     choose_moon,
@@ -33,6 +34,7 @@ __all__ = [
     "leave",
     "lobby",
     "match_page",
+    "match_record",
     "nudge",
     "pass_cards",
     "play_card",
@@ -41,6 +43,7 @@ __all__ = [
     "remove_bot",
     "resign",
     "scores",
+    "scores_csv",
     "shuffle_record",
     "start",
     "tournament_list",

@@ -1,0 +1,105 @@
+"""Admin for what the site remembers of finished matches: competitors, statistics, results.
+
+Every figure here is computed (`games/services/records.py`) as matches end, and rebuilt from
+the matches by `manage.py rebuild_stats`: staff read them, filter and search them, and never
+add, change or delete a row by hand. None of them holds a card or a shuffle's secret.
+"""
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from games.models import Competitor, MatchResult, TableSizeStats, display_name_of
+
+
+class ComputedAdmin(admin.ModelAdmin):
+    """Rows the services compute: to read only (`manage.py rebuild_stats` rewrites them)."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+def competitor_name(competitor: Competitor) -> str:
+    """Name a competitor as its page does: the player's name, or "Easy bots"."""
+    if competitor.user is None:
+        return f"{competitor.get_bot_level_display()} bots"
+    return display_name_of(competitor.user)
+
+
+class BotOrPersonFilter(admin.SimpleListFilter):
+    title = "competitor"
+    parameter_name = "kind"
+
+    def lookups(self, request, model_admin):
+        return [("person", "People"), ("bot", "Bot levels")]
+
+    def queryset(self, request, queryset):
+        field = "user" if queryset.model is Competitor else "competitor__user"
+        if self.value() == "person":
+            return queryset.filter(**{f"{field}__isnull": False})
+        if self.value() == "bot":
+            return queryset.filter(**{f"{field}__isnull": True})
+        return queryset
+
+
+@admin.register(Competitor)
+class CompetitorAdmin(ComputedAdmin):
+    list_display = ["name", "rating", "rated_matches", "mu", "sigma"]
+    list_filter = [BotOrPersonFilter, "bot_level"]
+    search_fields = ["user__username", "user__profile__display_name", "bot_level"]
+    list_select_related = ["user__profile"]
+    ordering = ["-rating", "id"]
+
+    @admin.display(description="name")
+    def name(self, obj: Competitor) -> str:
+        return competitor_name(obj)
+
+
+@admin.register(TableSizeStats)
+class TableSizeStatsAdmin(ComputedAdmin):
+    list_display = [
+        "name", "players", "matches", "rated_matches", "wins", "places", "hands", "points",
+        "points_per_hand", "moons_shot", "moons_suffered", "queens",
+    ]  # fmt: skip
+    list_filter = ["players", BotOrPersonFilter]
+    search_fields = [
+        "competitor__user__username", "competitor__user__profile__display_name",
+        "competitor__bot_level",
+    ]  # fmt: skip
+    list_select_related = ["competitor__user__profile"]
+
+    @admin.display(description="competitor")
+    def name(self, obj: TableSizeStats) -> str:
+        return competitor_name(obj.competitor)
+
+    @admin.display(description="points per hand")
+    def points_per_hand(self, obj: TableSizeStats) -> str:
+        return f"{obj.points / obj.hands:.2f}" if obj.hands else "—"
+
+
+@admin.register(MatchResult)
+class MatchResultAdmin(ComputedAdmin):
+    list_display = [
+        "match_number", "name", "players", "place", "total", "rating", "rated_no", "ended_at",
+    ]  # fmt: skip
+    list_filter = ["players", "place", BotOrPersonFilter]
+    search_fields = [
+        "match__id", "competitor__user__username", "competitor__user__profile__display_name",
+        "competitor__bot_level",
+    ]  # fmt: skip
+    list_select_related = ["competitor__user__profile"]
+    date_hierarchy = "ended_at"
+    ordering = ["-ended_at", "-id"]
+
+    @admin.display(description="match", ordering="match_id")
+    def match_number(self, obj: MatchResult) -> int:
+        return obj.match_id
+
+    @admin.display(description="competitor")
+    def name(self, obj: MatchResult) -> str:
+        return competitor_name(obj.competitor)

@@ -1,0 +1,90 @@
+"""Check a match's record by replaying it: `python -m games.engine.replay_check FILE`.
+
+FILE (or `-` for standard input) is the JSON record the score sheet offers for download
+(`/matches/<id>/record.json`; the format is in `match_record.py`). The command replays every
+complete hand from hand 1 through the engine's checked door, checks every decision is legal
+and every replayed score row equals the recorded one, and, when the record gives the secret,
+that the commitment and the deals come from it. One line per hand: checked, partial (the
+viewer saw only part of it) or not checked. Exit status: 0 when everything checked matches,
+1 when something does not (the hand and the decision are named), 2 when the file cannot be
+read or is not a match record.
+
+(It is not `games.engine.replay`: that name is the engine's `replay` function, which a module
+of the same name would hide from every `engine.replay` caller once imported.)
+
+Like `verify.py`, whose file reading it shares, it needs nothing but Python and the engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .match_record import CHECKED, FAILED, IN_PLAY, Check, MatchRecord, check, from_json
+from .shuffle import BadRecord
+from .verify import BAD_INPUT, MISMATCH, OK, read_json
+
+
+def load(path: str) -> MatchRecord:
+    """Read and parse a match record; raise BadRecord with a message for anything wrong."""
+    data = read_json(path)
+    try:
+        return from_json(data)
+    except BadRecord as error:
+        name = "standard input" if path == "-" else path
+        raise BadRecord(f"{name}: {error.message}") from None
+
+
+def _hand_line(number: int, status: str, detail: str, deal_ok: bool | None) -> str:
+    if status == CHECKED:
+        words = "checked: every decision legal, the score as recorded"
+    elif status == IN_PLAY:
+        words = "checked so far: every decision legal (the hand is not over)"
+    elif status == FAILED:
+        # The detail names its hand ("hand 2, decision 5 (…): …"), as the summary needs.
+        words = "MISMATCH" + detail.removeprefix(f"hand {number}")
+    else:
+        words = f"{status} ({detail})" if detail else status
+    if deal_ok is not None:
+        words += "; deal from the secret: " + ("OK" if deal_ok else "MISMATCH")
+    return f"hand {number}: {words}"
+
+
+def report(record: MatchRecord, result: Check) -> list[str]:
+    """Return the lines the command prints for a checked record."""
+    lines = []
+    if record.match is not None:
+        lines.append(f"match {record.match}: {record.rules.players} players")
+    if result.commitment_ok is not None:
+        state = "OK" if result.commitment_ok else "MISMATCH (it is not the secret's)"
+        lines.append(f"commitment: {state}")
+    for hand in result.hands:
+        lines.append(_hand_line(hand.number, hand.status, hand.detail, hand.deal_from_secret))
+    total = len(result.hands)
+    if result.ok:
+        lines.append(f"checked: {result.checked} of {total} hands replay as recorded")
+    else:
+        lines.append("NOT checked: " + "; ".join(result.problems))
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m games.engine.replay_check",
+        description="Replay a match's record through the rules and check its scores and deals.",
+    )
+    parser.add_argument("file", help="the match's record (JSON), or - for standard input")
+    args = parser.parse_args(argv)
+    try:
+        record = load(args.file)
+    except BadRecord as error:
+        sys.stderr.write(f"error: {error.message}\n")
+        return BAD_INPUT
+    result = check(record)
+    sys.stdout.write("".join(line + "\n" for line in report(record, result)))
+    return OK if result.ok else MISMATCH
+
+
+if __name__ == "__main__":
+    sys.exit(main())
