@@ -23,6 +23,10 @@ def play_hands(client: Client, match, hands: int):
             return
 
 
+# A row's header: its hand's number, a link to the hand's record for those who may see it.
+ROW_HEADER = r'<th scope="row">(?:<a [^>]*>)?(\d+)(?:</a>)?</th>'
+
+
 def test_it_has_a_column_per_player_and_a_row_per_hand_with_running_totals(alice_client, alice):
     match = make_match(alice, players=5)
     play_hands(alice_client, match, 3)
@@ -34,8 +38,10 @@ def test_it_has_a_column_per_player_and_a_row_per_hand_with_running_totals(alice
         for header in re.findall(r'<th scope="col">(.+?)</th>', sheet)
     ]
     assert headers == ["Hand", "Alice (you)", "Basil bot", "Cleo bot", "Dmitri bot", "Edith bot"]
-    rows = re.findall(r'<th scope="row">(\d+)</th>', sheet)
+    rows = re.findall(ROW_HEADER, sheet)
     assert rows == ["1", "2", "3"]
+    # Each row leads its players to the hand's record and replay.
+    assert all(reverse("hand_review", args=[match.pk, int(n)]) in sheet for n in rows)
     totals = [int(t) for t in re.findall(r'<span class="sheet-total">(-?\d+)</span>', sheet)]
     expected = list(
         ScoreLine.objects.filter(match=match, hand_number__lte=3).values_list("total", flat=True)
@@ -49,7 +55,7 @@ def test_a_moon_shot_is_marked_on_its_row(alice_client, alice):
         reverse("choose_moon", args=[match.pk]), {"version": match.version, "option": "add"}
     )
     html = alice_client.get(reverse("scores", args=[match.pk])).text
-    row = html.split('<th scope="row">1</th>')[1].split("</tr>")[0]
+    row = re.split(ROW_HEADER, html)[2].split("</tr>")[0]
     cells = row.split("<td")[1:]
     assert "Shot the moon, added 26 to everyone else" in cells[0]
     assert all("moon" not in cell for cell in cells[1:])
@@ -82,7 +88,7 @@ def test_the_match_page_carries_the_score_sheet_as_a_region(alice_client, alice)
     play_hands(alice_client, match, 1)
     html = alice_client.get(match.get_absolute_url()).text
     scores = html.split('<section id="scores"')[1]
-    assert '<th scope="row">1</th>' in scores
+    assert re.findall(ROW_HEADER, scores) == ["1"]
 
 
 def test_htmx_gets_only_the_score_sheet_partial(alice_client, alice):

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games import engine
+from games.access import deals_revealed
 from games.models import Match
 
 from .table import Place
@@ -130,6 +131,9 @@ def score_sheet(match: Match, places: Sequence[Place], lines: Sequence[Line]) ->
     return {
         "columns": columns,
         "rows": rows,
+        # Whether each row links to its hand's record and replay: its players may see every
+        # scored hand; anyone else once the deals are revealed (`access.may_see_hand_record`).
+        "reviewable": any(p.is_you for p in places) or deals_revealed(match),
         "chart": build_chart(
             [p.name for p in columns],
             rows,

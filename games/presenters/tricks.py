@@ -30,16 +30,16 @@ def last_trick(
     if not view:
         return None
     if view.tricks:
-        return _shown(view.tricks[-1], by_pos, hand=None, number=len(view.tricks))
+        return shown_trick(view.tricks[-1], by_pos, hand=None, number=len(view.tricks))
     if view.hand_no > 1:
         previous = view.hand_no - 1
         if closed is not None and closed[0] == previous:
-            return _shown(closed[1], by_pos, hand=previous, number=view.rules.tricks_per_hand)
+            return shown_trick(closed[1], by_pos, hand=previous, number=view.rules.tricks_per_hand)
         return _previous_hand_last_trick(match, view, by_pos)
     return None
 
 
-def _shown(
+def shown_trick(
     trick: engine.TrickView, by_pos: dict[int, Place], *, hand: int | None, number: int
 ) -> dict:
     """A completed trick as shown. In Cancellation Hearts (R5.2) a trick whose every card of
@@ -81,4 +81,4 @@ def _previous_hand_last_trick(
         cancelled=tuple(card for card in cards if faces[card.face_text] > 1),
         taker=leader if winner is None else winner,
     )
-    return _shown(trick, by_pos, hand=view.hand_no - 1, number=view.rules.tricks_per_hand)
+    return shown_trick(trick, by_pos, hand=view.hand_no - 1, number=view.rules.tricks_per_hand)

@@ -18,6 +18,7 @@ from games.views.matches import (
 )
 from games.views.pages import create_match, home, invite, lobby
 from games.views.players import bot_page, leaderboard, player_page
+from games.views.review import hand_review, tricks_so_far
 from games.views.shuffles import shuffle_record, verify_shuffle
 from games.views.tournaments import register, tournament_list, tournament_page, withdraw
 
@@ -27,6 +28,7 @@ __all__ = [
     "choose_moon",
     "create_match",
     "hand_over",
+    "hand_review",
     "home",
     "invite",
     "join",
@@ -48,6 +50,7 @@ __all__ = [
     "start",
     "tournament_list",
     "tournament_page",
+    "tricks_so_far",
     "verify_shuffle",
     "withdraw",
 ]

@@ -19,6 +19,15 @@
     controls[(index + step + controls.length) % controls.length].focus();
   });
 
+  // T opens every trick of the hand in play (the link beside the last trick).
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "t" && event.key !== "T") { return; }
+    if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+    if (event.target.closest && event.target.closest("input, textarea, select, [contenteditable]")) { return; }
+    var link = document.querySelector("a[data-tricks-link]");
+    if (link) { event.preventDefault(); link.click(); }
+  });
+
   function countPassChoices(form) {
     var out = form.querySelector("[data-pass-count]");
     if (!out) { return; }

@@ -1,0 +1,81 @@
+"""Looking back at a match: this hand's tricks so far, and a finished hand's record and replay.
+
+Who may see what is `games.access`'s to say: the tricks of the hand in play are public to
+whoever may look at the match (R6.3), unless the table is sealed to them; a hand's whole record
+is for its players once it is over and for everyone once the match's deals are revealed
+(`may_see_hand_record`). Anything else is a 404, as for a match that does not exist.
+"""
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from games import engine
+from games.access import is_sealed, may_see_hand_record, viewable_match
+from games.models import Hand, Match, MatchStatus
+from games.presenters.review import hand_record, hand_so_far, replay_frame
+from games.presenters.table import engine_view, load_seats, viewer_seat
+from games.requests import HtmxHttpRequest
+
+
+def _viewable(request: HtmxHttpRequest, pk: int) -> Match:
+    match = viewable_match(request.user, pk)
+    if match is None:
+        raise Http404("There is no such match.")
+    return match
+
+
+@never_cache
+@login_required
+@require_GET
+def tricks_so_far(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Show every trick of the hand in play: who led, each card, who won, the points (R6.3)."""
+    match = _viewable(request, pk)
+    seats = load_seats(match)
+    me = viewer_seat(seats, request.user)
+    view = engine_view(match, me)
+    if view is None or match.status == MatchStatus.OPEN:
+        raise Http404("This match has not started: no card has been played yet.")
+    if me is None and is_sealed(request.user, match, seats):
+        raise Http404("Other tables are playing the same deals: its tricks are hidden for now.")
+    context = {"match": match, "view": view, **hand_so_far(seats, me, view)}
+    return render(request, "games/tricks.html", context)
+
+
+def _step(request: HtmxHttpRequest) -> int:
+    """Return the replay step asked for; anything that is not a whole number is the start."""
+    text = request.GET.get("step", "0")
+    return int(text) if text.isdigit() and len(text) < 6 else 0
+
+
+@never_cache
+@login_required
+@require_GET
+def hand_review(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
+    """Show a hand's whole record and one step of its replay (`?step=`), every hand face up."""
+    match = _viewable(request, pk)
+    hand = Hand.objects.filter(match=match, number=number).first()
+    seats = load_seats(match)
+    if hand is None or not may_see_hand_record(request.user, match, hand, seats):
+        raise Http404("There is no such hand to look at, or not yet.")
+    me = viewer_seat(seats, request.user)
+    try:
+        frame = replay_frame(match, hand, seats, me, _step(request))
+    except engine.EngineError as exc:  # a log that breaks the rules cannot be shown as played
+        raise Http404(f"This hand's record cannot be replayed: {exc}") from exc
+    context = {"match": match, "hand": hand, **frame}
+    if request.htmx:
+        return render(request, "games/hand_review.html#replay", context)
+    hands = list(
+        Hand.objects.filter(match=match, number__in=(number - 1, number + 1)).values_list(
+            "number", "finished_at"
+        )
+    )
+    context.update(
+        record=hand_record(match, hand, seats, me),
+        previous_hand=number - 1 if any(n == number - 1 for n, _ in hands) else None,
+        next_hand=number + 1 if any(n == number + 1 and f for n, f in hands) else None,
+    )
+    return render(request, "games/hand_review.html", context)
