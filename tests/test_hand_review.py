@@ -18,6 +18,7 @@ from games.presenters.review import replay_steps
 from tests.factories import client_for, make_match
 from tests.records_helpers import finished_match
 from tests.service_helpers import act, state_of
+from tests.tournaments.test_duplicate_deal_secrecy import move_once, start_round_of_two_tables
 
 CARD = re.compile(r'data-card="([0-9TJQKA]{1,2}[CDHS]2?)"')
 
@@ -200,3 +201,29 @@ def test_every_game_replays_to_its_score(alice, options):
     for step in steps:
         assert client.get(hand_url(match, 1, step.number)).status_code == 200
     assert client.get(hand_url(match, 1)).status_code == 200
+
+
+def test_a_table_sharing_its_deals_keeps_its_hands_until_the_whole_group_is_over(make_user, db):
+    """Duplicate deals: table 1's hands show table 2's cards, so its players' opponents at table
+    2, and every spectator, wait until both tables are over; table 1's own players do not."""
+    _, (table1, table2) = start_round_of_two_tables()
+    first, second = table1.match, table2.match
+    own = client_for(first.seats.get(position=0).user)
+    other_table = client_for(second.seats.get(position=0).user)
+    watcher = client_for(make_user("watcher", "Watcher"))
+    while move_once(first):
+        pass
+    first.refresh_from_db()
+    assert first.status == "finished"
+    second.refresh_from_db()
+    assert second.status == "active"
+    url = hand_url(first, 1)
+    assert own.get(url).status_code == 200
+    assert other_table.get(url).status_code == 404
+    assert watcher.get(url).status_code == 404
+    assert other_table.get(reverse("tricks_so_far", args=[second.pk])).status_code == 200
+    assert watcher.get(reverse("tricks_so_far", args=[second.pk])).status_code == 404
+    while move_once(second):
+        pass
+    assert other_table.get(url).status_code == 200
+    assert watcher.get(url).status_code == 200

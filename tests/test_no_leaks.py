@@ -208,8 +208,28 @@ class Table:
                 self.scan(client.get(scores), viewer, f"step {step}: score sheet")
                 if self.match.status == "active":
                     self.scan_verification(client, viewer, step)
+                    tricks = reverse("tricks_so_far", args=[self.match.pk])
+                    self.scan(client.get(tricks), viewer, f"step {step}: this hand's tricks")
+                    self.check_hand_records(client, viewer, step)
         if step % 5 == 0 and self.match.status == "active":
             self.scan_admin(step)
+
+    def check_hand_records(self, client, viewer: int | None, step: int) -> None:
+        """While the match is played, a hand's record and replay are for its players once
+        it is over (R6.3): the hand in play is there for nobody, any hand for no spectator.
+
+        They show every card of a past hand, which a new deal has put in this hand's hands,
+        so the scan cannot look for cards by name there: it checks who gets them at all, and
+        that they never carry the secret.
+        """
+        for number in range(1, self.match.hand_no + 1):
+            url = reverse("hand_review", args=[self.match.pk, number])
+            response = client.get(f"{url}?step=3")
+            where = f"step {step}: hand {number}'s replay, seat {viewer}"
+            over = Hand.objects.get(match=self.match, number=number).finished_at is not None
+            expected = 200 if viewer is not None and over else 404
+            assert response.status_code == expected, where
+            assert_keeps_secrets(response.content.decode(), self.secrets, where)
 
     def check_revealed(self) -> None:
         """Once the match is over, the verification page shows the secret (the scan is live)."""
@@ -218,6 +238,10 @@ class Table:
         client = next(iter(self.clients.values()))
         page = client.get(reverse("verify_shuffle", args=[self.match.pk])).text
         assert self.match.secret in leaked_secrets(page, self.secrets)
+        # Every hand's record is now open to whoever may look at the match.
+        last = reverse("hand_review", args=[self.match.pk, self.match.hand_no])
+        expected = 404 if self.private else 200
+        assert self.spectator.get(last).status_code == expected
 
     def play(self) -> None:
         for step in range(3000):
