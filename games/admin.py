@@ -20,6 +20,7 @@ from django.http import HttpRequest
 from games import admin_records, admin_tournaments  # noqa: F401  (they register their admin)
 from games.access import deals_revealed, revealed_matches
 from games.accounts.names import clean_display_name
+from games.admin_base import ReadOnlyAdmin
 from games.models import (
     Action,
     Hand,
@@ -68,22 +69,6 @@ class ReadOnlyInline(admin.TabularInline):
         return list(self.fields or ())
 
     def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Rows to inspect, never to edit by hand: the log is the truth, and the services keep it.
-
-    A row is removed only with its whole match.
-    """
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
 

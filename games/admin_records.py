@@ -6,22 +6,9 @@ add, change or delete a row by hand. None of them holds a card or a shuffle's se
 """
 
 from django.contrib import admin
-from django.http import HttpRequest
 
+from games.admin_base import ReadOnlyAdmin
 from games.models import Competitor, MatchResult, TableSizeStats, display_name_of
-
-
-class ComputedAdmin(admin.ModelAdmin):
-    """Rows the services compute: to read only (`manage.py rebuild_stats` rewrites them)."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
 
 def competitor_name(competitor: Competitor) -> str:
@@ -48,7 +35,7 @@ class BotOrPersonFilter(admin.SimpleListFilter):
 
 
 @admin.register(Competitor)
-class CompetitorAdmin(ComputedAdmin):
+class CompetitorAdmin(ReadOnlyAdmin):
     list_display = ["name", "rating", "rated_matches", "mu", "sigma"]
     list_filter = [BotOrPersonFilter, "bot_level"]
     search_fields = ["user__username", "user__profile__display_name", "bot_level"]
@@ -61,7 +48,7 @@ class CompetitorAdmin(ComputedAdmin):
 
 
 @admin.register(TableSizeStats)
-class TableSizeStatsAdmin(ComputedAdmin):
+class TableSizeStatsAdmin(ReadOnlyAdmin):
     list_display = [
         "name", "players", "matches", "rated_matches", "wins", "places", "hands", "points",
         "points_per_hand", "moons_shot", "moons_suffered", "queens",
@@ -83,7 +70,7 @@ class TableSizeStatsAdmin(ComputedAdmin):
 
 
 @admin.register(MatchResult)
-class MatchResultAdmin(ComputedAdmin):
+class MatchResultAdmin(ReadOnlyAdmin):
     list_display = [
         "match_number", "name", "players", "place", "total", "rating", "rated_no", "ended_at",
     ]  # fmt: skip

@@ -17,23 +17,16 @@ Like `verify.py`, whose file reading it shares, it needs nothing but Python and 
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 
 from .match_record import CHECKED, FAILED, IN_PLAY, Check, MatchRecord, check, from_json
-from .shuffle import BadRecord
-from .verify import BAD_INPUT, MISMATCH, OK, read_json
+from .verify import load_with, run_command
 
 
 def load(path: str) -> MatchRecord:
     """Read and parse a match record; raise BadRecord with a message for anything wrong."""
-    data = read_json(path)
-    try:
-        return from_json(data)
-    except BadRecord as error:
-        name = "standard input" if path == "-" else path
-        raise BadRecord(f"{name}: {error.message}") from None
+    return load_with(path, from_json)
 
 
 def _hand_line(number: int, status: str, detail: str, deal_ok: bool | None) -> str:
@@ -70,20 +63,15 @@ def report(record: MatchRecord, result: Check) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    return run_command(
+        argv,
         prog="python -m games.engine.replay_check",
         description="Replay a match's record through the rules and check its scores and deals.",
+        file_help="the match's record (JSON), or - for standard input",
+        parse=from_json,
+        check=check,
+        report=report,
     )
-    parser.add_argument("file", help="the match's record (JSON), or - for standard input")
-    args = parser.parse_args(argv)
-    try:
-        record = load(args.file)
-    except BadRecord as error:
-        sys.stderr.write(f"error: {error.message}\n")
-        return BAD_INPUT
-    result = check(record)
-    sys.stdout.write("".join(line + "\n" for line in report(record, result)))
-    return OK if result.ok else MISMATCH
 
 
 if __name__ == "__main__":

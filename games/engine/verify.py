@@ -15,11 +15,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Protocol, TypeVar, cast
 
 from .shuffle import COMMITMENT_PREFIX, BadRecord, Record, Verification, from_json, verify
 
 OK, MISMATCH, BAD_INPUT = 0, 1, 2
+R = TypeVar("R")
+C = TypeVar("C")
 
 
 def _read(name: str) -> str:
@@ -57,14 +60,19 @@ def read_json(path: str) -> object:
     return data
 
 
-def load(path: str) -> Record:
-    """Read and parse a record file; raise BadRecord with a message for anything wrong."""
+def load_with(path: str, parse: Callable[[object], R]) -> R:
+    """Read a record file and parse it; raise BadRecord naming the file for anything wrong."""
     data = read_json(path)
     name = "standard input" if path == "-" else path
     try:
-        return from_json(data)
+        return parse(data)
     except BadRecord as error:
         raise BadRecord(f"{name}: {error.message}") from None
+
+
+def load(path: str) -> Record:
+    """Read and parse a shuffle record file; raise BadRecord with a message for anything wrong."""
+    return load_with(path, from_json)
 
 
 def report(record: Record, result: Verification) -> list[str]:
@@ -97,21 +105,49 @@ def report(record: Record, result: Verification) -> list[str]:
     return lines
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m games.engine.verify",
-        description="Check that every deal of a match came from its committed secret.",
-    )
-    parser.add_argument("file", help="the match's shuffle record (JSON), or - for standard input")
+class _Result(Protocol):
+    @property
+    def ok(self) -> bool: ...
+
+
+def run_command(
+    argv: Sequence[str] | None,
+    *,
+    prog: str,
+    description: str,
+    file_help: str,
+    parse: Callable[[object], R],
+    check: Callable[[R], C],
+    report: Callable[[R, C], list[str]],
+) -> int:
+    """Read the file named on the command line, check it and print the report; return the
+    exit status: OK, MISMATCH, or BAD_INPUT for a file that is not such a record.
+
+    The checkers of shuffles (this module) and of whole matches (`replay_check`) share it.
+    """
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("file", help=file_help)
     args = parser.parse_args(argv)
     try:
-        record = load(args.file)
+        record = load_with(args.file, parse)
     except BadRecord as error:
         sys.stderr.write(f"error: {error.message}\n")
         return BAD_INPUT
-    result = verify(record)
+    result = check(record)
     sys.stdout.write("".join(line + "\n" for line in report(record, result)))
-    return OK if result.ok else MISMATCH
+    return OK if cast(_Result, result).ok else MISMATCH
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_command(
+        argv,
+        prog="python -m games.engine.verify",
+        description="Check that every deal of a match came from its committed secret.",
+        file_help="the match's shuffle record (JSON), or - for standard input",
+        parse=from_json,
+        check=verify,
+        report=report,
+    )
 
 
 if __name__ == "__main__":
