@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.http import Http404
 
 from games.models import Hand, Match, MatchStatus, Round, RoundStatus, Seat, Table
 
@@ -55,6 +56,15 @@ def viewable_match(user, pk: int) -> Match | None:
     match = Match.objects.filter(pk=pk).first()
     if match is None or not may_view(user, match):
         return None
+    return match
+
+
+def viewable_match_or_404(user, pk: int) -> Match:
+    """Return the match for a page about it, or 404 if there is none or it is private to
+    others: its id alone must not tell an outsider that it exists."""
+    match = viewable_match(user, pk)
+    if match is None:
+        raise Http404("There is no such match.")
     return match
 
 

@@ -8,22 +8,13 @@ import csv
 import json
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from games.access import viewable_match
-from games.models import Match
+from games.access import viewable_match_or_404
 from games.presenters import exports
 from games.requests import HtmxHttpRequest
-
-
-def _viewable(request: HtmxHttpRequest, pk: int) -> Match:
-    """Return the match, or 404 if there is none or it is private to others (as its page)."""
-    match = viewable_match(request.user, pk)
-    if match is None:
-        raise Http404("There is no such match.")
-    return match
 
 
 def _attachment(response: HttpResponse, filename: str) -> HttpResponse:
@@ -36,7 +27,7 @@ def _attachment(response: HttpResponse, filename: str) -> HttpResponse:
 @require_GET
 def match_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Download the match's record, which `python -m games.engine.replay_check` replays."""
-    match = _viewable(request, pk)
+    match = viewable_match_or_404(request.user, pk)
     record = exports.match_record(match, request.user)
     text = json.dumps(record, indent=2, ensure_ascii=False) + "\n"
     response = HttpResponse(text, content_type="application/json; charset=utf-8")
@@ -48,7 +39,7 @@ def match_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def scores_csv(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Download the score sheet as CSV: a row per hand, three columns per seat."""
-    match = _viewable(request, pk)
+    match = viewable_match_or_404(request.user, pk)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     csv.writer(response).writerows(exports.score_rows(match, request.user))
     return _attachment(response, f"match-{match.pk}-scores.csv")

@@ -21,7 +21,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from games import presenters, services
-from games.access import may_view, viewable_match
+from games.access import may_view, viewable_match_or_404
 from games.forms import (
     BotSeatForm,
     HandOverForm,
@@ -53,14 +53,6 @@ def _watched(request: HtmxHttpRequest, match: Match | None) -> Match:
     must not tell an outsider that it exists.
     """
     if match is None or not may_view(request.user, match):
-        raise Http404("There is no such match.")
-    return match
-
-
-def _viewable(request: HtmxHttpRequest, pk: int) -> Match:
-    """Return the whole match, or refuse as `_watched` does."""
-    match = viewable_match(request.user, pk)
-    if match is None:
         raise Http404("There is no such match.")
     return match
 
@@ -151,7 +143,7 @@ def _act(
 ) -> HttpResponse:
     """Validate the form, call one service, then redirect or render the changed regions."""
     if not form.is_valid():
-        match = _viewable(request, pk)
+        match = viewable_match_or_404(request.user, pk)
         return _refused(request, match, first_error(form), BAD_INPUT, selected)
     return _answer(request, pk, lambda: action(form.cleaned_data), selected, done)
 
@@ -169,7 +161,7 @@ def _answer(
         raise Http404(refusal.message) from None
     except services.ActionRefused as refusal:
         # Refused to an outsider of a private match, the match does not exist.
-        match = _viewable(request, pk)
+        match = viewable_match_or_404(request.user, pk)
         return _refused(request, match, refusal.message, refusal.status, selected)
     match = changed.match
     response: HttpResponseBase
@@ -197,7 +189,7 @@ def match_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """
     if request.htmx and (unchanged := _unchanged(request, pk)) is not None:
         return unchanged
-    match = _viewable(request, pk)
+    match = viewable_match_or_404(request.user, pk)
     if request.htmx and match.status != MatchStatus.OPEN:
         context = _context(request, match)
         return _regions(context, main=None, also=("table", "hand", "scores", "status"))
@@ -211,7 +203,7 @@ def match_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def scores(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Show the score sheet and the chart of running totals (R4.1)."""
-    match = _viewable(request, pk)
+    match = viewable_match_or_404(request.user, pk)
     context = presenters.match_context(match, request.user)
     if request.htmx:
         return render(request, f"{TEMPLATE}#scores", {**context, "oob": False})
@@ -295,11 +287,13 @@ def join(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def leave(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Give up a seat before the start; the creator leaving cancels the match."""
-    match = _viewable(request, pk)
+    match = viewable_match_or_404(request.user, pk)
     try:
         services.leave_match(request.user, pk)
     except services.ActionRefused as refusal:
-        return _refused(request, _viewable(request, pk), refusal.message, refusal.status)
+        return _refused(
+            request, viewable_match_or_404(request.user, pk), refusal.message, refusal.status
+        )
     gone = "You have cancelled the match." if match.created_by_id == request.user.pk else None
     messages.success(request, gone or "You have left the match.")
     return redirect("lobby")
@@ -356,7 +350,8 @@ def nudge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     except services.NotFound as refusal:
         raise Http404(refusal.message) from None
     except services.ActionRefused as refusal:
-        match = _viewable(request, pk)  # a private match's outsider hears "not found"
+        # A private match's outsider hears "not found".
+        match = viewable_match_or_404(request.user, pk)
         if request.htmx:
             response = _nudge_answer(refusal.message, refusal.status, refused=True)
         else:

@@ -13,18 +13,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from games import engine
-from games.access import is_sealed, may_see_hand_record, viewable_match
-from games.models import Hand, Match, MatchStatus
+from games.access import is_sealed, may_see_hand_record, viewable_match_or_404
+from games.models import Hand, MatchStatus
 from games.presenters.review import hand_record, hand_so_far, replay_frame
 from games.presenters.table import engine_view, load_seats, viewer_seat
 from games.requests import HtmxHttpRequest
-
-
-def _viewable(request: HtmxHttpRequest, pk: int) -> Match:
-    match = viewable_match(request.user, pk)
-    if match is None:
-        raise Http404("There is no such match.")
-    return match
 
 
 @never_cache
@@ -32,7 +25,7 @@ def _viewable(request: HtmxHttpRequest, pk: int) -> Match:
 @require_GET
 def tricks_so_far(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Show every trick of the hand in play: who led, each card, who won, the points (R6.3)."""
-    match = _viewable(request, pk)
+    match = viewable_match_or_404(request.user, pk)
     seats = load_seats(match)
     me = viewer_seat(seats, request.user)
     view = engine_view(match, me)
@@ -55,7 +48,7 @@ def _step(request: HtmxHttpRequest) -> int:
 @require_GET
 def hand_review(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """Show a hand's whole record and one step of its replay (`?step=`), every hand face up."""
-    match = _viewable(request, pk)
+    match = viewable_match_or_404(request.user, pk)
     hand = Hand.objects.filter(match=match, number=number).first()
     seats = load_seats(match)
     if hand is None or not may_see_hand_record(request.user, match, hand, seats):

@@ -8,26 +8,17 @@ is still kept, 404 when there never was one) and show at most the commitment.
 import json
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from games.access import viewable_match
-from games.models import Match
+from games.access import viewable_match_or_404
 from games.presenters.shuffle import NotRevealed, record_json, verification
 from games.requests import HtmxHttpRequest
 
 KEPT = 403  # the secret exists and is kept until the deals it gives are over
 NONE = 404  # nothing was committed: there is nothing to verify, ever
-
-
-def _viewable(request: HtmxHttpRequest, pk: int) -> Match:
-    """Return the match, or 404 if there is none or it is private to others (as its page)."""
-    match = viewable_match(request.user, pk)
-    if match is None:
-        raise Http404("There is no such match.")
-    return match
 
 
 def _status(refusal: NotRevealed) -> int:
@@ -39,7 +30,7 @@ def _status(refusal: NotRevealed) -> int:
 @require_GET
 def verify_shuffle(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Show the commitment, the secret and, for every hand, whether its deal came from them."""
-    match = _viewable(request, pk)
+    match = viewable_match_or_404(request.user, pk)
     try:
         checked = verification(match)
     except NotRevealed as refusal:
@@ -53,7 +44,7 @@ def verify_shuffle(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def shuffle_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Download the record `python -m games.engine.verify` checks, as a JSON file."""
-    match = _viewable(request, pk)
+    match = viewable_match_or_404(request.user, pk)
     try:
         record = record_json(match)
     except NotRevealed as refusal:
