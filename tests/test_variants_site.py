@@ -9,8 +9,9 @@ from django.urls import reverse
 from games import engine
 from games.models import Match
 from games.presenters.table import Place, announcement, cancelled_so_far, plays_of
-from games.presenters.tricks import _shown
+from games.presenters.tricks import shown_trick
 from tests.factories import client_for, make_match, play_to_the_end
+from tests.test_score_sheet import ROW_HEADER
 
 CARD_CODES = re.compile(r'data-card="([2-9TJQKA][CDHS]2?)"')
 
@@ -42,7 +43,9 @@ def test_R5_2_a_cancellation_match_is_played_to_the_end_through_the_pages(alice,
     page = client.get(match.get_absolute_url()).text
     assert "Match over" in page or "won the match" in page.lower() or "result-heading" in page
     sheet = client.get(reverse("scores", args=[match.pk])).text
-    assert sheet.count('<th scope="row">1</th>') == 1
+    assert re.findall(ROW_HEADER, sheet) == ["1"]
+    # Its one hand replays, step by step, to its end.
+    assert client.get(reverse("hand_review", args=[match.pk, 1]) + "?step=999").status_code == 200
 
 
 @pytest.mark.parametrize("bonus", ["JD", "TD"])
@@ -102,7 +105,7 @@ def test_R5_2_a_trick_nobody_won_is_told_and_its_cards_wait():
         cancelled=(engine.Card.parse("9S"), engine.Card.parse("9S2")),
         taker=None,
     )
-    shown = _shown(trick, by_pos, hand=None, number=3)
+    shown = shown_trick(trick, by_pos, hand=None, number=3)
     assert shown["winner"] is None and shown["taker"] is None
     assert [p.cancelled for p in shown["plays"]] == [True, True, False, False, False]
     html = render_to_string("games/_table.html", {"last_trick": shown, "places": []})
