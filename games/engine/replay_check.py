@@ -1,4 +1,4 @@
-"""Check a match's record by replaying it: `python -m games.engine.replay_check FILE`.
+"""Check a match's record by replaying it: `python -m games.engine.replay FILE`.
 
 FILE (or `-` for standard input) is the JSON record the score sheet offers for download
 (`/matches/<id>/record.json`; the format is in `match_record.py`). The command replays every
@@ -9,8 +9,9 @@ viewer saw only part of it) or not checked. Exit status: 0 when everything check
 1 when something does not (the hand and the decision are named), 2 when the file cannot be
 read or is not a match record.
 
-(It is not `games.engine.replay`: that name is the engine's `replay` function, which a module
-of the same name would hide from every `engine.replay` caller once imported.)
+The command's module, `games/engine/replay.py`, only runs this one: the name `replay` is the
+engine's `replay` function, which an imported module of the same name would hide from every
+`engine.replay` caller, so that module refuses to be imported and the functions live here.
 
 Like `verify.py`, whose file reading it shares, it needs nothing but Python and the engine.
 """
@@ -65,7 +66,7 @@ def report(record: MatchRecord, result: Check) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     return run_command(
         argv,
-        prog="python -m games.engine.replay_check",
+        prog="python -m games.engine.replay",
         description="Replay a match's record through the rules and check its scores and deals.",
         file_help="the match's record (JSON), or - for standard input",
         parse=from_json,

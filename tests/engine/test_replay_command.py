@@ -279,11 +279,12 @@ def test_bad_scores_are_not_a_record() -> None:
         from_json(data)
 
 
-def test_python_dash_m_runs_it_and_reads_standard_input(record) -> None:
+@pytest.mark.parametrize("command", ["games.engine.replay", "games.engine.replay_check"])
+def test_python_dash_m_runs_it_and_reads_standard_input(record, command) -> None:
     data = copy.deepcopy(record)
     data["hands"][0]["score"]["totals"][0] -= 1
     ran = subprocess.run(
-        [sys.executable, "-m", "games.engine.replay_check", "-"],
+        [sys.executable, "-m", command, "-"],
         input=json.dumps(data),
         capture_output=True,
         text=True,
@@ -298,3 +299,7 @@ def test_the_command_module_leaves_the_engines_replay_function_alone() -> None:
 
     assert callable(engine.replay) and engine.replay.__module__ == "games.engine.record"
     assert FAILED == "failed"
+    # The command's own module refuses to be imported, which would hide the function.
+    with pytest.raises(ImportError, match="python -m games.engine.replay FILE"):
+        import games.engine.replay  # noqa: F401
+    assert callable(engine.replay) and engine.replay.__module__ == "games.engine.record"
