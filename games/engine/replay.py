@@ -14,6 +14,6 @@ if __name__ != "__main__":
         "import games.engine.replay_check for its functions"
     )
 
-from games.engine.replay_check import main  # noqa: E402
+from .replay_check import main  # noqa: E402
 
 sys.exit(main())
