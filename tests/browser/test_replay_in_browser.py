@@ -5,7 +5,9 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import off_the_loop
 from tests.browser.test_clock_in_browser import log_in
+from tests.factories import make_match
 from tests.records_helpers import finished_match
+from tests.service_helpers import act, state_of
 
 SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 
@@ -56,3 +58,28 @@ def test_R6_3_a_replay_steps_forward_and_back_with_the_keyboard(
     # The address follows the steps, so the back button and a reload land where the reader was.
     page.keyboard.press("ArrowRight")
     expect(page).to_have_url(f"{live_server.url}/matches/{match.pk}/hands/1/?step=1")
+
+
+def play_two_tricks(user):
+    match = make_match(user, bots=3)
+    while len(state_of(match).public_view().tricks) < 2:
+        match = act(user, match, 0)
+    return match
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_R6_3_t_opens_every_trick_of_the_hand_in_play(
+    page: Page, live_server, screenshot, make_user, size
+):
+    alice = make_user("alice", "Alice")
+    match = off_the_loop(play_two_tricks, alice)
+    page.set_viewport_size(SIZES[size])
+    log_in(page, "alice")
+    page.goto(match.get_absolute_url())
+    expect(page.locator("a[data-tricks-link]")).to_be_visible()
+    page.locator("body").press("t")
+    expect(page.locator("h1")).to_have_text("Hand 1 so far")
+    expect(page.locator(".trick-review-row")).to_have_count(2)
+    screenshot(page, f"tricks-so-far-{size}")
+    page.get_by_role("link", name="Back to the table").click()
+    expect(page.locator("#table")).to_be_visible()
