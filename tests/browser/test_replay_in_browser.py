@@ -3,6 +3,7 @@
 import pytest
 from playwright.sync_api import Page, expect
 
+from games.models import Match
 from tests.browser.helpers import off_the_loop
 from tests.browser.test_clock_in_browser import log_in
 from tests.factories import make_match
@@ -79,7 +80,11 @@ def test_R6_3_t_opens_every_trick_of_the_hand_in_play(
     expect(page.locator("a[data-tricks-link]")).to_be_visible()
     page.locator("body").press("t")
     expect(page.locator("h1")).to_have_text("Hand 1 so far")
-    expect(page.locator(".trick-review-row")).to_have_count(2)
+    # At least the two tricks played before; the bots may have finished more since.
+    done = off_the_loop(lambda: len(state_of(Match.objects.get(pk=match.pk)).public_view().tricks))
+    rows = page.locator(".trick-review-row")
+    expect(rows.nth(1)).to_be_visible()
+    assert 2 <= rows.count() <= done
     screenshot(page, f"tricks-so-far-{size}")
     page.get_by_role("link", name="Back to the table").click()
     expect(page.locator("#table")).to_be_visible()
