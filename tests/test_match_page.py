@@ -138,7 +138,9 @@ def test_names_are_shown_as_text_in_the_table_and_the_hand(make_user, alice):
     assert f"to {escaped}" in record.split('class="pass-record"')[1]
 
 
-def test_legal_cards_are_buttons_and_illegal_ones_are_disabled_with_the_reason(alice_client, alice):
+def test_legal_cards_are_buttons_and_illegal_ones_are_aria_disabled_with_the_reason(
+    alice_client, alice
+):
     for seed in range(1, 80):
         match = until_playing(alice_client, make_match(alice, seed=seed))
         view = state_of(match).view(0)
@@ -150,9 +152,11 @@ def test_legal_cards_are_buttons_and_illegal_ones_are_disabled_with_the_reason(a
     for option in view.options:
         button = re.search(rf'<button type="submit" name="card" value="{option.card}"[^>]*>', hand)
         assert button, option.card
-        assert (" disabled" in button.group(0)) is (not option.legal)
+        # Still focusable (not `disabled`), so that a keyboard user hears the reason (R3.8).
+        assert " disabled" not in button.group(0)
+        assert ('aria-disabled="true"' in button.group(0)) is (not option.legal)
         if not option.legal:
-            reason_id = re.search(r'aria-describedby="([\w-]+)"', button.group(0)).group(1)
+            reason_id = re.search(r'aria-describedby="([\w-]+)[ "]', button.group(0)).group(1)
             assert re.search(rf'<li id="{reason_id}">{re.escape(option.reason)}', hand)
     led = view.trick[0].card.suit
     suit = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}[led]

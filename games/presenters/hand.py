@@ -22,6 +22,7 @@ class HandCard:
     legal: bool
     reason_id: str | None
     checked: bool = False
+    received: bool = False  # passed to the viewer this hand: marked in the hand
 
 
 @dataclass(frozen=True)
@@ -55,16 +56,18 @@ def hand_cards(
             reasons[text] = Reason(f"why-{len(reasons) + 1}", text, rule)
         return reasons[text].id
 
+    received = set(view.received or ())
     cards = []
     for option in sorted(view.options, key=lambda o: _sort_key(o.card)):
+        card, checked, got = option.card, str(option.card) in chosen, option.card in received
         if option.legal:
-            cards.append(HandCard(option.card, True, None, str(option.card) in chosen))
+            cards.append(HandCard(card, True, None, checked, got))
         elif view.my_turn:
             rid = reason_id(option.reason or "You cannot play this card now.", option.rule)
-            cards.append(HandCard(option.card, False, rid, str(option.card) in chosen))
+            cards.append(HandCard(card, False, rid, checked, got))
         else:
             rid = reason_id(_reason_for_waiting(view, by_pos), None)
-            cards.append(HandCard(option.card, False, rid, str(option.card) in chosen))
+            cards.append(HandCard(card, False, rid, checked, got))
     return cards, list(reasons.values())
 
 

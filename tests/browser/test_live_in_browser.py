@@ -26,7 +26,7 @@ window.Notification = class {
   }
 };
 """
-PLAYABLE = "#hand button.playing-card:not([disabled])"
+PLAYABLE = "#hand button.playing-card:not([aria-disabled])"
 
 
 @pytest.fixture

@@ -90,7 +90,7 @@ def test_a_player_passes_and_plays_a_hand_against_three_bots(page, screenshot, m
             hand.get_by_role("button", name="Subtract 26 from my score").click()
             expect(hand.locator(".pass-form")).to_be_visible()
             break
-        legal = cards_named(page, "#hand button.playing-card:not([disabled])")
+        legal = cards_named(page, "#hand button.playing-card:not([aria-disabled])")
         assert legal, "it is always the player's turn when the page answers"
         seen = version.input_value()
         with page.expect_response(lambda r: "/play/" in r.url) as answer:
@@ -129,7 +129,7 @@ def test_the_last_card_of_a_match_shows_it_finished_without_reloading(page, scre
     for _ in range(14):
         if hand.locator(".moon-form").count():
             hand.get_by_role("button", name="Subtract 26 from my score").click()
-        legal = cards_named(page, "#hand button.playing-card:not([disabled])")
+        legal = cards_named(page, "#hand button.playing-card:not([aria-disabled])")
         if not legal:
             break
         card = hand.get_by_role("button", name=legal[0], exact=True)
@@ -146,17 +146,26 @@ def test_an_illegal_card_cannot_be_clicked_and_says_why(page, screenshot, make_u
     make_user("sam", "Sam")
     log_in(page, "sam")
     past_the_pass_against_three_bots(page)
-    disabled = page.locator("#hand button.playing-card[disabled]")
+    cards = page.locator("#hand button.playing-card")
+    disabled = page.locator('#hand button.playing-card[aria-disabled="true"]')
     if disabled.count():
         describedby = disabled.first.get_attribute("aria-describedby")
-        expect(page.locator(f"#{describedby}")).not_to_be_empty()
-        expect(disabled.first).to_be_disabled()
-    # The keyboard reaches the playable cards, in order, and arrow keys move between them.
-    legal = page.locator("#hand button.playing-card:not([disabled])")
-    legal.first.focus()
-    if legal.count() > 1:
-        page.keyboard.press("ArrowRight")
-        expect(legal.nth(1)).to_be_focused()
+        reason = page.locator(f"#{describedby}")
+        expect(reason).not_to_be_empty()
+        # Focusable, so that its reason is heard; a press sends nothing and flags the reason.
+        disabled.first.focus()
+        expect(disabled.first).to_be_focused()
+        expect(disabled.first).to_have_accessible_description(reason.inner_text())
+        version = page.locator("main").get_attribute("data-version")
+        count = cards.count()
+        disabled.first.click(force=True)
+        expect(reason).to_have_class("is-flagged")
+        expect(cards).to_have_count(count)
+        assert page.locator("main").get_attribute("data-version") == version
+    # Arrow keys move through every card of the hand, in order.
+    cards.first.focus()
+    page.keyboard.press("ArrowRight")
+    expect(cards.nth(1)).to_be_focused()
     screenshot(page, "first-trick")
 
 
@@ -170,7 +179,7 @@ def test_a_seven_seat_table_fits_a_desktop_and_a_phone(page, screenshot, make_us
         hand.get_by_role("checkbox", name=words, exact=True).check()
     page.get_by_role("button", name="Pass these three cards").click()
     expect(hand.locator(".pass-record")).to_be_visible()
-    legal = cards_named(page, "#hand button.playing-card:not([disabled])")
+    legal = cards_named(page, "#hand button.playing-card:not([aria-disabled])")
     hand.get_by_role("button", name=legal[0], exact=True).click()
     expect(page.locator("#status")).to_contain_text("played")
     screenshot(page, "1-desktop")

@@ -75,7 +75,7 @@ def test_the_main_pages_work_under_the_policy_without_a_violation(browser, scree
     hand = past_the_pass_against_three_bots(page)
     match_path = re.search(r"/matches/\d+/", page.url)[0]
     expect(page.locator("[data-live]")).to_have_attribute("data-state", "following")
-    playable = hand.locator("button.playing-card:not([disabled])")
+    playable = hand.locator("button.playing-card:not([aria-disabled])")
     if playable.count():  # not if 2C went to another seat and it is not yet this seat's turn
         with page.expect_response(lambda r: "/play/" in r.url) as answer:
             playable.first.click()

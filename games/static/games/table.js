@@ -3,9 +3,29 @@
 (function () {
   "use strict";
 
+  // Every card is in the arrow keys' round, the ones that may not be played too: focused, each
+  // of those reads out why (its aria-describedby).
   function cardControls(hand) {
-    return Array.from(hand.querySelectorAll("button.playing-card:not(:disabled), .pass-choice input"));
+    return Array.from(hand.querySelectorAll("button.playing-card, .pass-choice input"));
   }
+
+  function playableCards(hand) {
+    return Array.from(hand.querySelectorAll('button.playing-card:not([aria-disabled="true"]), .pass-choice input'));
+  }
+
+  // A card that may not be played stays focusable (aria-disabled), so a press must not send
+  // it; the reason it points to is shown instead. Without this file the server refuses it with
+  // the same reason.
+  document.addEventListener("click", function (event) {
+    var card = event.target.closest && event.target.closest('button.playing-card[aria-disabled="true"]');
+    if (!card) { return; }
+    event.preventDefault();
+    var reason = document.getElementById(card.getAttribute("aria-describedby") || "");
+    if (!reason) { return; }
+    reason.classList.remove("is-flagged");
+    void reason.offsetWidth;  // restart the highlight when the same reason is asked for again
+    reason.classList.add("is-flagged");
+  });
 
   document.addEventListener("keydown", function (event) {
     var keys = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
@@ -28,17 +48,40 @@
     if (link) { event.preventDefault(); link.click(); }
   });
 
-  function countPassChoices(form) {
+  // A pass is exactly three cards: a fourth choice is undone with a word why, and the form is
+  // only sent with three. The server checks it all the same.
+  var PASS_SIZE = 3;
+
+  function countPassChoices(form, said) {
     var out = form.querySelector("[data-pass-count]");
     if (!out) { return; }
     var chosen = form.querySelectorAll(".pass-choice input:checked").length;
-    out.textContent = chosen + " of 3 chosen";
+    out.textContent = said || (chosen + " of " + PASS_SIZE + " chosen");
   }
 
   document.addEventListener("change", function (event) {
     var form = event.target.closest && event.target.closest("[data-pass-form]");
-    if (form) { countPassChoices(form); }
+    if (!form) { return; }
+    var chosen = form.querySelectorAll(".pass-choice input:checked").length;
+    if (event.target.checked && chosen > PASS_SIZE) {
+      event.target.checked = false;
+      countPassChoices(form, "You pass three cards: take one back first.");
+      return;
+    }
+    countPassChoices(form);
   });
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target.closest && event.target.closest("[data-pass-form]");
+    if (!form) { return; }
+    var chosen = form.querySelectorAll(".pass-choice input:checked").length;
+    if (chosen !== PASS_SIZE) {
+      // Caught on the way down, before htmx's own listener on the form sends it.
+      event.preventDefault();
+      event.stopPropagation();
+      countPassChoices(form, "Choose " + PASS_SIZE + " cards to pass: " + chosen + " chosen.");
+    }
+  }, true);
 
   // Deadlines count down between the server's updates; the server wrote each one's seconds
   // left, so this page's own clock is never compared with the server's.
@@ -76,7 +119,7 @@
     if (form) { countPassChoices(form); }
     if (!handHadFocus || hand.contains(document.activeElement)) { return; }
     handHadFocus = false;
-    var target = cardControls(hand)[0] || hand.querySelector("button:not(:disabled)");
+    var target = playableCards(hand)[0] || hand.querySelector("button:not(:disabled)");
     if (target) { target.focus(); }
   });
 })();
