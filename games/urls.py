@@ -33,6 +33,7 @@ urlpatterns = [
     path("players/<player_name:name>/", views.player_page, name="player"),
     path("bots/<slug:level>/", views.bot_page, name="bot_player"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("rules/", views.rules_page, name="rules"),
     path("tournaments/", views.tournament_list, name="tournament_list"),
     path("tournaments/<slug:slug>/", views.tournament_page, name="tournament"),
     path("tournaments/<slug:slug>/register/", views.register, name="tournament_register"),

@@ -54,6 +54,7 @@ def pages(alice, make_user) -> dict[str, tuple[Client, str, dict]]:
         "score sheet": (player, reverse("scores", args=[match.pk]), {}),
         "score region": (player, reverse("scores", args=[match.pk]), HTMX),
         "tournaments": (anonymous, reverse("tournament_list"), {}),
+        "rules": (anonymous, reverse("rules"), {}),
         "tournament": (player, reverse("tournament", args=[tournament.slug]), {}),
         "login": (anonymous, reverse("login"), {}),
         "signup": (anonymous, reverse("signup"), {}),

@@ -19,6 +19,7 @@ from games.views.matches import (
 from games.views.pages import create_match, home, invite, lobby
 from games.views.players import bot_page, leaderboard, player_page
 from games.views.review import hand_review, tricks_so_far
+from games.views.rules import rules_page
 from games.views.shuffles import shuffle_record, verify_shuffle
 from games.views.tournaments import register, tournament_list, tournament_page, withdraw
 
@@ -44,6 +45,7 @@ __all__ = [
     "register",
     "remove_bot",
     "resign",
+    "rules_page",
     "scores",
     "scores_csv",
     "shuffle_record",
