@@ -90,3 +90,23 @@ def test_the_page_needs_a_fixed_number_of_queries(
     make_match(alice, start=False)
     with django_assert_max_num_queries(14):
         assert alice_client.get("/").status_code == 200
+
+
+def test_each_waiting_match_says_which_decision_is_due(alice_client, alice):
+    from tests.factories import moon_match, next_move
+
+    passing = make_match(alice, seed=1)
+    playing = make_match(alice, seed=2)
+    while state_of(playing).phase != "playing":
+        move = next_move(playing, 0)
+        assert move is not None
+        alice_client.post(move.url, move.data)
+    moon = moon_match(alice)
+    waiting = section(alice_client.get("/").text, "your-turn")
+    for match, words in (
+        (passing, "Pass three cards."),
+        (playing, "Play a card."),
+        (moon, "You shot the moon: choose what it does."),
+    ):
+        item = waiting.split(f"Match {match.pk}<")[1].split('class="match-item"')[0]
+        assert words in item, (match.pk, words)

@@ -224,8 +224,13 @@ class Match(models.Model):
     @property
     def decision_due(self) -> str:
         """Name what the players to act owe: "a pass", "a play" or "a moon choice"."""
+        return {"pass": "a pass", "moon": "a moon choice"}.get(self.decision_kind, "a play")
+
+    @property
+    def decision_kind(self) -> str:
+        """Say which decision the players to act owe: "pass", "play" or "moon"."""
         phase = str((self.snapshot or {}).get("phase", ""))
-        return {"passing": "a pass", "moon": "a moon choice"}.get(phase, "a play")
+        return {"passing": "pass", "moon": "moon"}.get(phase, "play")
 
 
 class BotLevel(models.TextChoices):

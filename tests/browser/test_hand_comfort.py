@@ -1,16 +1,19 @@
 """The hand under the fingers: a pass of exactly three, the received cards marked, the skip
-link to the hand, and the keyboard focus kept in the hand after a card is played."""
+link to the hand, the keyboard focus kept in the hand after a card is played, and the next
+match waiting once a decision is made."""
 
 import re
 
 from playwright.sync_api import Page, expect
 
+from tests.browser.helpers import off_the_loop
 from tests.browser.test_match_in_browser import (
     cards_named,
     log_in,
     past_the_pass_against_three_bots,
     three_easy_bots,
 )
+from tests.factories import make_match
 
 
 def test_the_pass_form_takes_exactly_three_cards(page: Page, make_user):
@@ -67,7 +70,33 @@ def test_skip_link_and_focus_stay_in_the_hand(page: Page, make_user):
     playable.first.focus()
     page.keyboard.press("Enter")
     expect(hand.locator("button.playing-card").first).to_be_attached()
-    page.wait_for_function(
-        "document.getElementById('hand').contains(document.activeElement)"
-        " && document.activeElement.matches('button.playing-card')"
-    )
+    expect(hand.locator("button.playing-card:focus")).to_have_count(1)
+
+
+def test_after_a_decision_the_next_waiting_match_is_offered_and_can_be_gone_to(
+    page: Page, make_user
+):
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    # Here alice passes and then waits for bob; there, three bots wait for her pass.
+    here = off_the_loop(make_match, alice, people=[bob], bots=2, seed=3)
+    there = off_the_loop(make_match, alice, bots=3, seed=4)
+    log_in(page, "alice")
+    page.goto(here.get_absolute_url())
+    offer = page.locator("[data-next-match]")
+    expect(offer).to_be_hidden()  # her own decision is due here first
+    hand = page.locator("#hand")
+    for box in hand.locator(".pass-choice input").all()[:3]:
+        box.check()
+    page.get_by_role("button", name="Pass these three cards").click()
+    expect(hand).to_contain_text("Waiting for Bob to pass")
+    link = offer.get_by_role("link", name=f"Next match waiting for you: match {there.pk}")
+    expect(link).to_have_attribute("href", there.get_absolute_url())
+
+    # Opted in, the page goes there by itself after a short countdown, which can be stopped.
+    offer.get_by_label("Go there by itself").check()
+    expect(offer.get_by_role("status")).to_contain_text("Going there in")
+    offer.get_by_role("button", name="Stay here").click()
+    expect(offer.get_by_role("status")).to_have_text("")
+    page.reload()
+    expect(page.get_by_label("Go there by itself")).to_be_checked()  # remembered
+    page.wait_for_url(f"**{there.get_absolute_url()}", timeout=10_000)

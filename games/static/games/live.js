@@ -11,6 +11,7 @@
   var FIRST_DELAY = 1000;
   var MAX_DELAY = 30000;
   var NOTIFY_KEY = "hearts.notify";
+  var MAX_TOASTS = 3;
   var me = Number(live.dataset.user);
   var main = document.getElementById("main");
   var followed = main && main.dataset.match ? Number(main.dataset.match) : null;
@@ -108,7 +109,91 @@
       counter.hidden = count === 0;
     }
     document.title = (count ? "(" + count + ") " : "") + baseTitle;
+    showNext();
   }
+
+  // ----- the next match waiting (templates/games/_next_match.html) -----
+
+  var AUTO_KEY = "hearts.next.auto";
+  var AUTO_SECONDS = 3;
+  var autoTimer = null;
+  var secondsLeft = 0;
+  var stayed = false; // "Stay here" was pressed: this page goes nowhere by itself
+
+  function autoOn(value) {
+    try {
+      if (value !== undefined) { window.localStorage.setItem(AUTO_KEY, value ? "on" : "off"); }
+      return window.localStorage.getItem(AUTO_KEY) === "on";
+    } catch (error) {
+      return false;
+    }
+  }
+
+  // The first waiting match after this one, going round: the player works through them in turn.
+  function nextWaiting() {
+    var others = Array.from(waiting).filter(function (id) { return id !== followed; });
+    if (!others.length) { return null; }
+    others.sort(function (a, b) { return a - b; });
+    var after = others.filter(function (id) { return id > followed; });
+    return (after.length ? after : others)[0];
+  }
+
+  function stopCountdown() {
+    if (autoTimer) { window.clearInterval(autoTimer); }
+    autoTimer = null;
+  }
+
+  function showNext() {
+    var box = document.querySelector("[data-next-match]");
+    var next = box ? nextWaiting() : null;
+    if (!box || next === null) {
+      if (box) { box.hidden = true; }
+      stopCountdown();
+      return;
+    }
+    var link = box.querySelector("[data-next-link]");
+    link.href = matchPath(next);
+    link.textContent = "Next match waiting for you: match " + next;
+    box.hidden = false;
+    var auto = box.querySelector("[data-next-auto]");
+    auto.checked = autoOn();
+    if (auto.checked && !stayed && !autoTimer) {
+      secondsLeft = AUTO_SECONDS;
+      autoTimer = window.setInterval(tick, 1000);
+    }
+    var counting = autoTimer !== null;
+    box.querySelector("[data-next-countdown]").textContent = counting ? "Going there in " + secondsLeft + " s" : "";
+    box.querySelector("[data-next-stay]").hidden = !counting;
+  }
+
+  function tick() {
+    secondsLeft -= 1;
+    var box = document.querySelector("[data-next-match]");
+    if (!box || box.hidden) { stopCountdown(); return; }
+    if (secondsLeft > 0) { showNext(); return; }
+    stopCountdown();
+    leaving = true;
+    window.location.href = box.querySelector("[data-next-link]").href;
+  }
+
+  document.addEventListener("change", function (event) {
+    if (!event.target.matches || !event.target.matches("[data-next-auto]")) { return; }
+    autoOn(event.target.checked);
+    stayed = false;
+    if (!event.target.checked) { stopCountdown(); }
+    showNext();
+  });
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest || !event.target.closest("[data-next-stay]")) { return; }
+    stayed = true;
+    stopCountdown();
+    showNext();
+  });
+  // The hand is drawn anew as the match moves on: fill in its control again.
+  document.addEventListener("htmx:afterSettle", showNext);
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    if (event.target && event.target.id === "hand") { showNext(); }
+  });
 
   var announcer = live.querySelector("[data-announcer]");
   function announce(text) {
@@ -129,6 +214,19 @@
   function canNotify() { return "Notification" in window; }
   function notifying() {
     return canNotify() && Notification.permission === "granted" && stored() === "on";
+  }
+
+  // The offer to notify in this browser is made once, in one toast, never again after it.
+  var OFFERED_KEY = "hearts.notify.offered";
+  function offerNotifying() {
+    if (!canNotify() || notifying() || Notification.permission === "denied") { return false; }
+    try {
+      if (window.localStorage.getItem(OFFERED_KEY)) { return false; }
+      window.localStorage.setItem(OFFERED_KEY, "yes");
+    } catch (error) {
+      return false;
+    }
+    return true;
   }
 
   function optInButton() {
@@ -162,18 +260,23 @@
     close.textContent = "×";
     close.addEventListener("click", function () { item.remove(); });
     item.append(link, close);
-    if (canNotify() && !notifying() && Notification.permission !== "denied") {
-      item.append(optInButton());
-    }
+    if (offerNotifying()) { item.append(optInButton()); }
     box.append(item);
+    // A few at most, the newest last: older ones make way.
+    while (box.children.length > MAX_TOASTS) { box.firstElementChild.remove(); }
   }
 
+  // One toast says where it is your turn, however many matches wait; none for the match on
+  // screen, whose own page says so already.
   function onTurn(matchId) {
-    var text = "Your turn in match " + matchId;
     waiting.add(matchId);
     showCount();
-    toast(matchId, text);
-    announce(text);
+    if (matchId === followed) { return; }
+    var others = Array.from(waiting).filter(function (id) { return id !== followed && id !== matchId; });
+    var text = "Your turn in match " + matchId +
+      (others.length ? " (and " + others.length + " more)" : "");
+    toast("turn", text, matchPath(matchId));
+    announce("Your turn in match " + matchId);
     if (notifying()) {
       // One tag per match: several open tabs raise one notification, not one each.
       var note = new Notification("Hearts", { body: text, tag: "hearts-turn-" + matchId });
@@ -243,10 +346,11 @@
   document.addEventListener("submit", function (event) {
     if (!event.defaultPrevented) { leaving = true; }
   });
-  window.addEventListener("pagehide", function () { leaving = true; });
+  window.addEventListener("pagehide", function () { leaving = true; stopCountdown(); });
   window.addEventListener("pageshow", function (event) {
     // Back from the back-forward cache: the old socket is gone.
     if (event.persisted) { leaving = false; connect(); }
   });
+  showNext();
   connect();
 })();
