@@ -75,3 +75,22 @@ def test_the_page_is_titled_and_shows_the_vacation_section_once(client, alice):
     assert "<title>Your profile · Hearts</title>" in html
     assert html.count('id="vacation"') == 1
     assert html.index("<h1>Your profile</h1>") < html.index('id="vacation"')
+
+
+def test_the_card_settings_are_saved_and_mark_every_page(client, alice):
+    client.force_login(alice)
+    page = client.get(reverse("profile")).text
+    assert 'name="four_colour_deck"' in page and 'name="large_cards"' in page
+    assert "<body hx-headers" in page and 'class="deck-four-colour' not in page
+    client.post(
+        reverse("profile"),
+        {"display_name": "Alice", "four_colour_deck": "on", "large_cards": "on"},
+    )
+    alice.profile.refresh_from_db()
+    assert alice.profile.four_colour_deck and alice.profile.large_cards
+    for name in ("home", "lobby", "profile"):
+        body = re.search(r"<body[^>]*>", client.get(reverse(name)).text).group(0)
+        assert 'class="deck-four-colour cards-large"' in body, name
+    client.post(reverse("profile"), {"display_name": "Alice", "large_cards": "on"})
+    body = re.search(r"<body[^>]*>", client.get(reverse("home")).text).group(0)
+    assert 'class="cards-large"' in body

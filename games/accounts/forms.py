@@ -63,7 +63,7 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = Profile
-        fields = ("display_name", "auto_play_forced")
+        fields = ("display_name", "auto_play_forced", "four_colour_deck", "large_cards")
 
     def clean_display_name(self) -> str:
         return clean_display_name(self.cleaned_data["display_name"], self.instance.user_id)

@@ -30,6 +30,18 @@ class Profile(models.Model):
         help_text="When only one card in your hand may be played, play it for you at once.",
     )
 
+    # How cards are drawn for this player (a class on the page's body, see site.css).
+    four_colour_deck = models.BooleanField(
+        "four-colour deck",
+        default=False,
+        help_text="Clubs green and diamonds blue, so that no two suits share a colour.",
+    )
+    large_cards = models.BooleanField(
+        "large cards",
+        default=False,
+        help_text="Bigger cards in your hand and on the table.",
+    )
+
     # Vacation (games/services/vacations.py): the whole days left to take, when they were last
     # counted up, and the time away taken now, if any.
     vacation_days = models.PositiveSmallIntegerField(default=7)

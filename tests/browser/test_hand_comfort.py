@@ -100,3 +100,38 @@ def test_after_a_decision_the_next_waiting_match_is_offered_and_can_be_gone_to(
     page.reload()
     expect(page.get_by_label("Go there by itself")).to_be_checked()  # remembered
     page.wait_for_url(f"**{there.get_absolute_url()}", timeout=10_000)
+
+
+def test_a_four_colour_deck_and_large_cards_from_the_profile(page: Page, make_user):
+    rosa = make_user("rosa", "Rosa")
+    log_in(page, "rosa")
+    hand = past_the_pass_against_three_bots(page)
+    card = hand.locator("button.playing-card").first
+    before = card.bounding_box()
+    colours = dict(
+        hand.locator("button.playing-card").evaluate_all(
+            "cards => cards.map(c => [c.dataset.card.slice(-1), getComputedStyle(c).color])"
+        )
+    )
+    two_colours = {"C": "rgb(29, 35, 42)", "S": "rgb(29, 35, 42)", "D": "rgb(200, 16, 46)"}
+    assert all(colours[suit] == two_colours[suit] for suit in colours if suit in two_colours)
+    off_the_loop(
+        lambda: (
+            type(rosa.profile)
+            .objects.filter(user=rosa)
+            .update(four_colour_deck=True, large_cards=True)
+        )
+    )
+    page.reload()
+    colours = dict(
+        hand.locator("button.playing-card").evaluate_all(
+            "cards => cards.map(c => [c.dataset.card.slice(-1), getComputedStyle(c).color])"
+        )
+    )
+    assert colours.get("C", "rgb(23, 115, 58)") == "rgb(23, 115, 58)"
+    assert colours.get("D", "rgb(26, 86, 180)") == "rgb(26, 86, 180)"
+    assert colours.get("H", "rgb(200, 16, 46)") == "rgb(200, 16, 46)"
+    assert len(set(colours.values())) == len(colours)  # no two suits share a colour
+    assert len(colours) >= 2
+    after = hand.locator("button.playing-card").first.bounding_box()
+    assert before and after and after["width"] > before["width"] * 1.15
