@@ -1,14 +1,24 @@
-"""Set up the database and static files, then serve the site with daphne beside the worker."""
+"""Set up the database and static files, then serve the site with daphne beside the worker.
+
+The site is served as a club would run it: Django's debug mode off (the site's own error pages,
+never the debug page that lists every address), a secret key made once and kept beside the
+project, the addresses it answers to, and `SITE_URL`, which e-mails link to, set from where it
+is served. Anything set in the environment wins; `--debug` serves in Django's debug mode.
+"""
 
 import os
 import signal
+import socket
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
+from django.core.management.utils import get_random_secret_key
 
 
 def daphne_command(host: str, port: int) -> list[str]:
@@ -25,18 +35,27 @@ def daphne_command(host: str, port: int) -> list[str]:
     ]
 
 
+def django_command(*args: str) -> list[str]:
+    """Return a `django-admin` command line on this site's settings."""
+    settings_module = os.environ.get("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
+    return [sys.executable, "-m", "django", *args, "--settings", settings_module]
+
+
 def worker_command() -> list[str]:
     """Return the command line of the background worker, on the same settings."""
-    settings_module = os.environ.get("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
-    return [sys.executable, "-m", "django", "worker", "--settings", settings_module]
+    return django_command("worker")
 
 
-def run_together(commands: Sequence[Sequence[str]], stop_timeout: float = 10) -> int:
+def run_together(
+    commands: Sequence[Sequence[str]],
+    stop_timeout: float = 10,
+    env: Mapping[str, str] | None = None,
+) -> int:
     """Start every command, wait until one ends or we are told to stop, then stop them all.
 
     Return the exit status of the first process that ended (0 when asked to stop).
     """
-    processes = [subprocess.Popen(list(command)) for command in commands]
+    processes = [subprocess.Popen(list(command), env=env) for command in commands]
     # A stop signal (SIGTERM from a service manager) ends the wait like Ctrl+C does.
     previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
     status = 0
@@ -62,6 +81,67 @@ def run_together(commands: Sequence[Sequence[str]], stop_timeout: float = 10) ->
     return status
 
 
+ALL_INTERFACES = {"0.0.0.0", "::", ""}
+# `serve` speaks plain HTTP: no redirect to HTTPS and no Secure-only cookies, which a browser
+# would not send back over it. Behind a proxy that ends TLS, set these in the environment.
+PLAIN_HTTP = {
+    "SECURE_SSL_REDIRECT": "0",
+    "SESSION_COOKIE_SECURE": "0",
+    "CSRF_COOKIE_SECURE": "0",
+    "SECURE_HSTS_SECONDS": "0",
+}
+
+
+def kept_secret_key(path: Path) -> str:
+    """Return the secret key kept in `path`, making it (readable by its owner only) the first
+    time: sessions and password-reset links must outlive a restart."""
+    if path.exists():
+        key = path.read_text().strip()
+        if key:
+            return key
+    key = get_random_secret_key()
+    path.touch(mode=0o600)
+    path.write_text(key + "\n")
+    return key
+
+
+def site_url(host: str, port: int) -> str:
+    """Return the address people reach the site at, as e-mails should link to it."""
+    if host in ALL_INTERFACES:
+        # Every interface: name the machine by its own address on the network.
+        host = socket.gethostbyname(socket.gethostname())
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}"
+
+
+def allowed_hosts(host: str, url: str) -> str:
+    """Return the host names the site answers to: its address, and this machine's own names."""
+    names = {"localhost", "127.0.0.1", "[::1]", urlsplit(url).hostname or "localhost"}
+    if host in ALL_INTERFACES:
+        names.add(socket.gethostname())
+        names.update(socket.gethostbyname_ex(socket.gethostname())[2])
+    elif host not in ALL_INTERFACES:
+        names.add(f"[{host}]" if ":" in host else host)
+    return ",".join(sorted(names))
+
+
+def served_env(
+    host: str, port: int, *, debug: bool, secret_file: Path, base: Mapping[str, str]
+) -> dict[str, str]:
+    """Return the environment daphne and the worker run in; what `base` sets is kept."""
+    env = dict(base)
+    env.setdefault("DEBUG", "1" if debug else "0")
+    if env["DEBUG"].lower() not in {"1", "true", "yes", "on"}:
+        if not env.get("SECRET_KEY"):
+            env["SECRET_KEY"] = kept_secret_key(secret_file)
+        for name, value in PLAIN_HTTP.items():
+            env.setdefault(name, value)
+    env.setdefault("SITE_URL", site_url(host, port))
+    env.setdefault("ALLOWED_HOSTS", allowed_hosts(host, env["SITE_URL"]))
+    return env
+
+
 class Command(BaseCommand):
     help = (
         "Migrate, collect static files, create demo accounts, and serve with daphne "
@@ -72,12 +152,19 @@ class Command(BaseCommand):
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--no-demo", action="store_true", help="Skip the demo accounts.")
+        parser.add_argument(
+            "--debug", action="store_true", help="Serve in Django's debug mode (development)."
+        )
 
-    def handle(self, *args, host: str, port: int, no_demo: bool, **options) -> None:
+    def handle(self, *args, host: str, port: int, no_demo: bool, debug: bool, **options) -> None:
+        secret_file = Path(os.environ.get("SECRET_KEY_FILE", settings.BASE_DIR / ".secret-key"))
+        env = served_env(host, port, debug=debug, secret_file=secret_file, base=os.environ)
         call_command("migrate", interactive=False, verbosity=0)
-        call_command("collectstatic", interactive=False, verbosity=0)
-        if not no_demo and settings.DEBUG:
+        # Static files are collected as the servers will look for them: hashed names and a
+        # manifest when debug mode is off (settings.STORAGES).
+        subprocess.run(django_command("collectstatic", "--noinput", "-v0"), env=env, check=True)
+        if not no_demo:
             call_command("setup_demo")
-        self.stdout.write(f"Serving Hearts on http://{host}:{port}/ (Ctrl+C stops it)")
+        self.stdout.write(f"Serving Hearts on {env['SITE_URL']}/ (Ctrl+C stops it)")
         self.stdout.flush()
-        run_together([daphne_command(host, port), worker_command()])
+        run_together([daphne_command(host, port), worker_command()], env=env)
