@@ -8,7 +8,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from games import clock
 from games.access import is_sealed, viewable_match
 from games.converters import MAX_ID
-from games.live import match_group, user_group
+from games.live import LOBBY_GROUP, match_group, user_group
 from games.models import Match, Seat
 from games.notifications import seen
 from games.socket_slots import socket_slot
@@ -66,11 +66,18 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if (slot := getattr(self, "slot", None)) is not None:
             await slot.give_back()
-        for group in (getattr(self, "user_group", None), getattr(self, "followed", None)):
+        lobby = LOBBY_GROUP if getattr(self, "in_lobby", False) else None
+        for group in (getattr(self, "user_group", None), getattr(self, "followed", None), lobby):
             if group:
                 await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive_json(self, content, **kwargs) -> None:
+        if isinstance(content, dict) and content.get("lobby") is True:
+            # The lobby page: told when its lists change (events name no match and no card).
+            await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+            self.in_lobby = True
+            await self.send_json({"type": "lobby.following"})
+            return
         match_id = content.get("follow") if isinstance(content, dict) else None
         # bool is an int in Python; `{"follow": true}` is no match id, nor is an int (JSON's
         # are unbounded) that no id column holds: it never reaches the database.
@@ -79,7 +86,9 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             or isinstance(match_id, bool)
             or not 0 < match_id <= MAX_ID
         ):
-            await self.send_json({"type": "error", "error": 'Send {"follow": <match id>}.'})
+            await self.send_json(
+                {"type": "error", "error": 'Send {"follow": <match id>} or {"lobby": true}.'}
+            )
             return
         allowed, sealed = await _may_follow(self.scope["user"], match_id)
         if not allowed:
@@ -130,3 +139,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         """Tell the page where its user is seated in a tournament's round."""
         keys = ("type", "tournament", "round", "table", "url")
         await self.send_json({key: event[key] for key in keys})
+
+    async def lobby_changed(self, event: dict) -> None:
+        """Tell the lobby page that its lists changed."""
+        await self.send_json({"type": "lobby.changed"})

@@ -17,7 +17,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.dispatch import receiver
 
-from games.services.events import match_changed, match_notice, tournament_seated
+from games.services.events import lobby_changed, match_changed, match_notice, tournament_seated
 
 logger = logging.getLogger(__name__)
 
@@ -53,6 +53,10 @@ def server_loop() -> asyncio.AbstractEventLoop | None:
 def match_group(match_id: int) -> str:
     """Name the group of connections following a match."""
     return f"match-{match_id}"
+
+
+# The lobby pages that asked to hear when the lobby's lists change.
+LOBBY_GROUP = "lobby"
 
 
 def user_group(user_id: int) -> str:
@@ -144,3 +148,9 @@ def relay_notice(
     event = {"type": "match.notice", "match": match_id, "kind": kind, "text": text}
     messages = [(user_group(user_id), event) for user_id in sorted(set(user_ids))]
     _send(messages, f"a notice of match {match_id}")
+
+
+@receiver(lobby_changed, dispatch_uid="games.live.lobby")
+def relay_lobby(sender, **kwargs) -> None:
+    """Tell the lobby pages that their lists changed; they fetch them anew."""
+    _send([(LOBBY_GROUP, {"type": "lobby.changed"})], "a change of the lobby")

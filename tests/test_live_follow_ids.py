@@ -20,7 +20,7 @@ def test_a_follow_of_an_id_no_match_can_have_is_answered_and_the_socket_stays_op
         # Refused as malformed, before any query: no match has such an id.
         assert await communicator.receive_json_from() == {
             "type": "error",
-            "error": 'Send {"follow": <match id>}.',
+            "error": 'Send {"follow": <match id>} or {"lobby": true}.',
         }
         await communicator.send_json_to({"follow": match.pk})
         assert (await communicator.receive_json_from())["type"] == "following"

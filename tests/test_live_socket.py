@@ -302,3 +302,20 @@ def test_a_session_may_hold_only_so_many_sockets_at_once(alice, settings):
             await socket.disconnect()
 
     run_async(scenario)
+
+
+def test_the_lobby_hears_when_its_lists_change(alice, bob):
+    async def scenario():
+        communicator, _ = await connect(bob)
+        await communicator.send_json_to({"lobby": True})
+        assert await communicator.receive_json_from() == {"type": "lobby.following"}
+        match = await database_sync_to_async(make_match)(alice, start=False)
+        await receive_until(communicator, lambda events: events[-1] == {"type": "lobby.changed"})
+        await database_sync_to_async(services.join_match)(bob, match.pk)
+        events = await receive_until(
+            communicator, lambda events: {"type": "lobby.changed"} in events
+        )
+        assert all("card" not in str(event) for event in events)
+        await communicator.disconnect()
+
+    run_async(scenario)

@@ -277,3 +277,25 @@ def test_a_private_match_cannot_be_joined_without_its_code(alice, bob):
 
 def test_an_unknown_invite_code_is_404(alice_client):
     assert alice_client.get(reverse("invite", args=["nope"])).status_code == 404
+
+
+def test_it_lists_public_matches_in_play_to_watch(alice, bob):
+    public = make_match(alice, players=4, bots=3)
+    private = make_match(alice, players=4, bots=3, private=True)
+    still_open = make_match(alice, start=False)
+    html = client_for(bob).get(reverse("lobby")).text
+    listed = html.split('id="in-play"')[1].split("</section>")[0]
+    assert f'<a href="/matches/{public.pk}/">Watch match {public.pk}</a>' in listed
+    assert "4 players · hand 1" in listed
+    for match in (private, still_open):
+        assert f"match {match.pk}<" not in listed
+    # The live script's request: the lists alone, the form left out.
+    part = client_for(bob).get(reverse("lobby"), {"part": "lists"}).text
+    assert part.lstrip().startswith('<div id="lobby-lists"')
+    assert f"Watch match {public.pk}" in part and f"Join match {still_open.pk}" in part
+    assert "Create the match" not in part and "<html" not in part
+
+
+def test_nothing_is_in_play_to_watch(bob):
+    html = client_for(bob).get(reverse("lobby")).text
+    assert "No match is being played in public right now." in html

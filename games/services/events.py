@@ -82,3 +82,13 @@ def announce_notice_after_commit(
             sender=None, match_id=match_id, user_ids=user_ids, kind=kind, text=text, by=by
         )
     )
+
+
+# Sent with nothing: the lobby's lists changed (an open match was created or its seats changed,
+# or a match started, ended or was given up). Lobby pages fetch their lists anew.
+lobby_changed = Signal()
+
+
+def announce_lobby_after_commit() -> None:
+    """Send `lobby_changed` once the surrounding transaction commits."""
+    transaction.on_commit(lambda: lobby_changed.send(sender=None))

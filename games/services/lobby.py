@@ -12,6 +12,7 @@ from games.models import BotLevel, Match, MatchStatus, Seat
 from games.names import BOT_NAMES
 from games.services import clocks
 from games.services.errors import BadInput, Conflict, NotAllowed, TooManyOpen
+from games.services.events import announce_lobby_after_commit
 from games.services.shuffles import Shuffle
 from games.services.table import Changed, LockedTable
 from games.services.writes import write_transaction
@@ -124,6 +125,7 @@ def create_match(user, options: MatchOptions) -> Match:
             table = LockedTable.lock(match.pk)
             table.start()
             return table.save().match
+        announce_lobby_after_commit()  # a new open match to list
     return match
 
 

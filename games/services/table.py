@@ -27,6 +27,7 @@ from games.services.events import (
     announce_after_commit,
     announce_bots_due_after_commit,
     announce_deadlines_after_commit,
+    announce_lobby_after_commit,
 )
 
 BOT = engine.BaselineBot()
@@ -409,6 +410,8 @@ class LockedTable:
             if s.to_act and s.user_id and not self._seats_before.get(s.pk, (False,))[0]
         ]
         announce_after_commit(match.pk, match.version, to_act, match.status, became)
+        if match.status == MatchStatus.OPEN or match.status != self._before[1]:
+            announce_lobby_after_commit()  # its seats, or which list it belongs in
         return Changed(
             match=match,
             state=self.state,

@@ -16,6 +16,7 @@ from games.requests import AuthenticatedHttpRequest
 # A form sent back with errors is a client error: say so with 400, not 200.
 BAD_INPUT = 400
 RECENTLY_FINISHED = 10
+IN_PLAY_LISTED = 20  # the lobby's matches to watch, the latest moved first
 
 
 def _seats_in_order(lookup: str) -> Prefetch:
@@ -69,14 +70,24 @@ def _lobby(
         .prefetch_related(_seats_in_order("seats"))
         .order_by("-created_at")
     )
-    context = {"nav": "lobby", "open_matches": open_matches, "form": form}
-    return render(request, "pages/lobby.html", context, status=status)
+    in_play = (
+        Match.objects.filter(status=MatchStatus.ACTIVE, is_private=False)
+        .select_related("tournament_table__round__tournament")
+        .prefetch_related(_seats_in_order("seats"))
+        .order_by("-updated_at")[:IN_PLAY_LISTED]
+    )
+    context = {"nav": "lobby", "open_matches": open_matches, "in_play": in_play, "form": form}
+    # The live script asks for the lists alone when they change (`?part=lists`).
+    template = (
+        "pages/lobby.html#lists" if request.GET.get("part") == "lists" else "pages/lobby.html"
+    )
+    return render(request, template, context, status=status)
 
 
 @login_required
 @require_GET
 def lobby(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """List open matches to join, and offer a form to create one."""
+    """List open matches to join and matches in play to watch, and offer a form to create one."""
     return _lobby(request, CreateMatchForm())
 
 

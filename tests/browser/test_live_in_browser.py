@@ -271,3 +271,23 @@ def test_bots_that_search_think_in_the_background_and_their_cards_arrive_live(
     expect(alice.locator("#table")).not_to_contain_text("thinking…")
     assert alice.evaluate("window.__notReloaded") is True
     screenshot(alice, "alice-to-play-again")
+
+
+def test_the_lobby_shows_a_new_open_match_without_a_reload(browser, screenshot, site):
+    base, _ = site
+    alice = player_page(browser, base, "alice")
+    bob = player_page(browser, base, "bob")
+    bob.goto("/lobby/")
+    live(bob, "open")
+    bob.evaluate("window.__notReloaded = true")
+    expect(bob.locator("#in-play")).to_contain_text("Watch match")  # the seated match
+    alice.goto("/lobby/")
+    alice.get_by_label("Players").select_option("5")
+    alice.get_by_role("button", name="Create the match").click()
+    expect(alice.get_by_role("heading", name=re.compile(r"^Match \d+$"))).to_be_visible()
+    created = alice.url.rstrip("/").rsplit("/", 1)[-1]
+    expect(bob.get_by_role("button", name=f"Join match {created}")).to_be_visible()
+    assert bob.evaluate("window.__notReloaded") is True
+    screenshot(bob, "lobby-live")
+    alice.context.close()
+    bob.context.close()

@@ -297,6 +297,21 @@
     announce(data.text);
   }
 
+  // ----- the lobby's lists -----
+
+  var lobby = document.querySelector("[data-lobby]");
+  var lobbyTimer = null;
+  var lobbyHeard = false; // the first "following" comes with the page, which is up to date
+
+  // Changes come in bursts (a match filling seat after seat): fetch once they settle.
+  function onLobbyChange() {
+    if (!lobby || !window.htmx || lobbyTimer) { return; }
+    lobbyTimer = window.setTimeout(function () {
+      lobbyTimer = null;
+      window.htmx.ajax("GET", "/lobby/?part=lists", { target: "#lobby-lists", swap: "outerHTML" });
+    }, 500);
+  }
+
   // ----- the socket -----
 
   function onMessage(message) {
@@ -308,6 +323,12 @@
       onSeated(data);
     } else if (data.type === "match.notice") {
       onNotice(data);
+    } else if (data.type === "lobby.changed") {
+      onLobbyChange();
+    } else if (data.type === "lobby.following") {
+      // Following anew after a reconnect: changes may have been missed meanwhile.
+      if (lobbyHeard) { onLobbyChange(); }
+      lobbyHeard = true;
     } else if ((data.type === "following" || data.type === "match.updated") &&
                data.match === followed) {
       if (data.type === "following") { live.dataset.state = "following"; }
@@ -333,6 +354,7 @@
       live.dataset.state = "open"; // shown for tests and the curious; nothing styles it
       // Asked on every (re)connect: the answer's version shows what the page has missed.
       if (followed !== null) { socket.send(JSON.stringify({ follow: followed })); }
+      if (lobby) { socket.send(JSON.stringify({ lobby: true })); }
     });
     socket.addEventListener("message", onMessage);
     socket.addEventListener("close", function () {
