@@ -72,3 +72,20 @@ def test_the_health_check_answers_ok_without_a_login(client, db):
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response.text == "ok"
+
+
+def test_a_request_for_an_unknown_host_gets_the_site_s_own_400_page(client, db):
+    response = client.get("/", HTTP_HOST="not-this-site.example")
+    assert response.status_code == 400
+    assert "<h1>Bad request</h1>" in response.text and "Hearts" in response.text
+
+
+def test_a_refusal_gets_the_site_s_own_403_page(rf, alice):
+    from django.core.exceptions import PermissionDenied
+    from django.views.defaults import permission_denied
+
+    request = rf.get("/somewhere/")
+    request.user = alice
+    response = permission_denied(request, PermissionDenied())
+    assert response.status_code == 403
+    assert "<h1>Not allowed</h1>" in response.content.decode()
