@@ -71,3 +71,20 @@ def test_trick_turn_and_hand_fit_a_phone(
     assert count >= 5
     for i in range(count):
         assert inside(cards.nth(i).bounding_box(), PHONE), f"card {i + 1} of {count}"
+
+
+@pytest.mark.parametrize("players", [3, 4, 7])
+def test_the_pass_fits_a_phone(page: Page, live_server, screenshot, make_user, players):
+    alice = make_user("alice", "Alice")
+    match = off_the_loop(make_match, alice, players=players, bots=players - 1, hands=1)
+    page.set_viewport_size(PHONE)
+    log_in(page, "alice")
+    page.goto(match.get_absolute_url())
+    cards = page.locator("#hand .pass-choice label")
+    expect(cards.first).to_be_visible()
+    screenshot(page, f"phone-pass-{players}")
+    assert inside(page.locator("#table .felt").bounding_box(), PHONE)
+    assert inside(page.locator("#hand legend").bounding_box(), PHONE)
+    for i in range(cards.count()):
+        assert inside(cards.nth(i).bounding_box(), PHONE), f"card {i + 1}"
+    assert inside(page.get_by_role("button", name="Pass these three cards").bounding_box(), PHONE)
