@@ -11,6 +11,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 
 from games.engine import RuleSet
 from games.models.profiles import display_name_of
@@ -201,8 +202,10 @@ class Match(models.Model):
         """Say how the match ends: "ends at 100 points" or "ends after 2 hands"."""
         if self.fixed_hands:
             n = self.fixed_hands
-            return f"ends after {n} hand{'s' if n != 1 else ''}"
-        return f"ends at {self.target} points"
+            return ngettext("ends after %(count)d hand", "ends after %(count)d hands", n) % {
+                "count": n
+            }
+        return gettext("ends at %(target)s points") % {"target": self.target}
 
     @property
     def moon_option(self) -> str:
@@ -225,7 +228,11 @@ class Match(models.Model):
     def decision_due(self) -> str:
         """Name what the players to act owe: "a pass", "a play" or "a moon choice"."""
         phase = str((self.snapshot or {}).get("phase", ""))
-        return {"passing": "a pass", "moon": "a moon choice"}.get(phase, "a play")
+        if phase == "passing":
+            return gettext("a pass")
+        if phase == "moon":
+            return gettext("a moon choice")
+        return gettext("a play")
 
 
 class BotLevel(models.TextChoices):

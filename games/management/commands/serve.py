@@ -1,4 +1,5 @@
-"""Set up the database and static files, then serve the site with daphne beside the worker."""
+"""Compile the translations, set up the database and static files, then serve the site with
+daphne beside the worker."""
 
 import os
 import signal
@@ -64,8 +65,8 @@ def run_together(commands: Sequence[Sequence[str]], stop_timeout: float = 10) ->
 
 class Command(BaseCommand):
     help = (
-        "Migrate, collect static files, create demo accounts, and serve with daphne "
-        "beside the background worker."
+        "Compile the translations, migrate, collect static files, create demo accounts, and "
+        "serve with daphne beside the background worker."
     )
 
     def add_arguments(self, parser) -> None:
@@ -74,6 +75,7 @@ class Command(BaseCommand):
         parser.add_argument("--no-demo", action="store_true", help="Skip the demo accounts.")
 
     def handle(self, *args, host: str, port: int, no_demo: bool, **options) -> None:
+        call_command("compiletranslations", verbosity=0)
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
         if not no_demo and settings.DEBUG:
