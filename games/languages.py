@@ -47,13 +47,19 @@ def language_of(user) -> str:
 
 
 def remember(request: HttpRequest, user, code: str) -> None:
-    """Keep the player's choice on their profile, and in this session for their next pages."""
+    """Keep the player's choice on their profile, and in this session for their next pages.
+
+    An empty code is no choice: the pages follow the browser again.
+    """
     from games.models import Profile
 
     Profile.objects.filter(user=user).update(language=code)
     if hasattr(user, "profile"):
         user.profile.language = code
-    request.session[SESSION_KEY] = code
+    if code:
+        request.session[SESSION_KEY] = code
+    else:
+        request.session.pop(SESSION_KEY, None)
 
 
 @receiver(user_logged_in)

@@ -248,4 +248,4 @@ def player_context(competitor: Competitor | None, viewer) -> dict:
 def bot_levels() -> list[tuple[str, str, Competitor | None]]:
     """Return each bot level (value, label) with its competitor row, if it has played."""
     rows = {c.bot_level: c for c in Competitor.objects.filter(user__isnull=True)}
-    return [(value, label, rows.get(value)) for value, label in BotLevel.choices]
+    return [(value, str(label), rows.get(value)) for value, label in BotLevel.choices]

@@ -34,6 +34,7 @@ def compile_catalogue(po_path: Path, force: bool = False) -> bool:
     os.close(handle)
     try:
         catalogue.save_as_mofile(temporary)
+        os.chmod(temporary, 0o644)  # as a file written the usual way: readable by the server
         os.replace(temporary, mo_path)
     finally:
         if os.path.exists(temporary):
@@ -52,7 +53,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser) -> None:
         parser.add_argument("--force", action="store_true", help="Compile even if up to date.")
 
-    def handle(self, *args, force: bool, **options) -> None:
+    def handle(self, *args, force: bool, verbosity: int, **options) -> None:
         written = compile_all(force=force)
-        for po in written:
-            self.stdout.write(f"Compiled {po.with_suffix('.mo')}")
+        if verbosity:
+            for po in written:
+                self.stdout.write(f"Compiled {po.with_suffix('.mo')}")
