@@ -6,6 +6,7 @@ Only public facts: who sits where, who must act, final totals. No card ever come
 from dataclasses import dataclass
 
 from django.db.models import Prefetch
+from django.utils.translation import gettext
 
 from games.access import sees_sealed_cards, shared_deal_groups
 from games.models import (
@@ -109,7 +110,7 @@ def standings_context(tournament: Tournament) -> dict:
     lines: list[Line] = standings_of(tournament)
     return {
         "standings": lines,
-        "tie_breaks": TIE_BREAKS,
+        "tie_breaks": [gettext(rule) for rule in TIE_BREAKS],
         "duplicate": tournament.duplicate_deals,
     }
 

@@ -49,7 +49,7 @@ def bot_page(request: HttpRequest, level: str) -> HttpResponse:
     competitor = Competitor.objects.filter(bot_level=level).first()
     context = {
         "nav": "leaderboard",
-        "name": f"{BotLevel(level).label} bots",
+        "name": gettext("%(label)s bots") % {"label": BotLevel(level).label},
         "is_bot": True,
         **players.player_context(competitor, request.user),
     }
