@@ -50,6 +50,42 @@ ACCOUNTS = (
     gettext_noop("New password confirmation"),
 )
 
+# How long a player has waited (`timesince`, in the `waited` filter).
+TIME_SINCE = (
+    ngettext_lazy("%(num)d year", "%(num)d years"),
+    ngettext_lazy("%(num)d month", "%(num)d months"),
+    ngettext_lazy("%(num)d week", "%(num)d weeks"),
+    ngettext_lazy("%(num)d day", "%(num)d days"),
+    ngettext_lazy("%(num)d hour", "%(num)d hours"),
+    ngettext_lazy("%(num)d minute", "%(num)d minutes"),
+    gettext_noop(", "),
+)
+
+# Dates the pages and e-mails write out: "5 December 2026", "Sat 5 Dec" (django.utils.dates).
+MONTHS = (
+    gettext_noop("January"),
+    gettext_noop("February"),
+    gettext_noop("March"),
+    gettext_noop("April"),
+    gettext_noop("May"),
+    gettext_noop("June"),
+    gettext_noop("July"),
+    gettext_noop("August"),
+    gettext_noop("September"),
+    gettext_noop("October"),
+    gettext_noop("November"),
+    gettext_noop("December"),
+)
+MONTHS_3 = (
+    gettext_noop("jan"), gettext_noop("feb"), gettext_noop("mar"), gettext_noop("apr"),
+    gettext_noop("may"), gettext_noop("jun"), gettext_noop("jul"), gettext_noop("aug"),
+    gettext_noop("sep"), gettext_noop("oct"), gettext_noop("nov"), gettext_noop("dec"),
+)  # fmt: skip
+WEEKDAYS_ABBR = (
+    gettext_noop("Mon"), gettext_noop("Tue"), gettext_noop("Wed"), gettext_noop("Thu"),
+    gettext_noop("Fri"), gettext_noop("Sat"), gettext_noop("Sun"),
+)  # fmt: skip
+
 PASSWORD_VALIDATORS = (
     gettext_noop("This password is too common."),
     gettext_noop("This password is entirely numeric."),
