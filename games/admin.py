@@ -155,7 +155,7 @@ class MatchAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj: Match | None = None) -> list[Any]:
         return without_secrets(super().get_readonly_fields(request, obj), obj)
 
-    @admin.display(description="Cards")
+    @admin.display(description=_("Cards"))
     def cards_hidden(self, obj: Match) -> str:
         return hidden_note(obj)
 
@@ -204,7 +204,7 @@ class HandAdmin(ReadOnlyAdmin):
         # The log holds every pass and card: not while the match is in play.
         return [] if obj is None or in_play(obj.match) else list(self.inlines)
 
-    @admin.display(description="Cards")
+    @admin.display(description=_("Cards"))
     def cards_hidden(self, obj: Hand) -> str:
         return hidden_note(obj.match)
 

@@ -147,7 +147,10 @@ class EntryForm(forms.ModelForm):
         entry = self.instance
         if entry.pk and user != entry.user and entry.table_seats.exists():
             raise forms.ValidationError(
-                "This entrant has been seated: withdraw the entry and add the new player instead."
+                _(
+                    "This entrant has been seated: withdraw the entry and add the new player "
+                    "in their place."
+                )
             )
         return user
 
@@ -178,7 +181,7 @@ class TournamentAdmin(admin.ModelAdmin):
     fieldsets = [
         (None, {"fields": ["name", "slug", "description"]}),
         (
-            "Rules",
+            _("Rules"),
             {
                 "fields": [
                     "variant",
@@ -193,15 +196,15 @@ class TournamentAdmin(admin.ModelAdmin):
             },
         ),
         (
-            "Clocks",
+            _("Clocks"),
             {"fields": ["decision_seconds", "bank", "timeouts_to_leave", "allow_vacation"]},
         ),
         (
-            "Progress",
+            _("Progress"),
             {"fields": ["status", "registration_open", "created_at", "started_at", "finished_at"]},
         ),
-        ("Rounds and tables", {"fields": ["rounds_and_tables"]}),
-        ("Standings", {"fields": ["standings"]}),
+        (_("Rounds and tables"), {"fields": ["rounds_and_tables"]}),
+        (_("Standings"), {"fields": ["standings"]}),
     ]
     inlines = [EntryInline, RoundInline]
     actions = [*(changelist_action(name) for name in ACTIONS), "download_results"]
@@ -220,22 +223,22 @@ class TournamentAdmin(admin.ModelAdmin):
             ]  # fmt: skip
         return fields
 
-    @admin.display(description="match length")
+    @admin.display(description=_("match length"))
     def length(self, obj: Tournament) -> str:
         return obj.length_words
 
-    @admin.display(description="entrants")
+    @admin.display(description=_("entrants"))
     def entrant_count(self, obj: Tournament) -> int:
         return obj.entries.filter(withdrawn=False).count()
 
-    @admin.display(description="rounds and tables")
+    @admin.display(description=_("rounds and tables"))
     def rounds_and_tables(self, obj: Tournament) -> SafeString:
         if obj.pk is None:
             return SafeString("")
         context = {"rounds": round_lines(obj)}
         return SafeString(render_to_string("games/_tournament_rounds.html", context))
 
-    @admin.display(description="standings")
+    @admin.display(description=_("standings"))
     def standings(self, obj: Tournament) -> SafeString:
         if obj.pk is None:
             return SafeString("")

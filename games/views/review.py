@@ -60,7 +60,9 @@ def hand_review(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     try:
         frame = replay_frame(match, hand, seats, me, _step(request))
     except engine.EngineError as exc:  # a log that breaks the rules cannot be shown as played
-        raise Http404(f"This hand's record cannot be replayed: {exc}") from exc
+        raise Http404(
+            gettext("This hand's record cannot be replayed: %(reason)s") % {"reason": exc}
+        ) from exc
     context = {"match": match, "hand": hand, **frame}
     if request.htmx:
         return render(request, "games/hand_review.html#replay", context)
