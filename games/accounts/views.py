@@ -162,11 +162,20 @@ def profile(request: HttpRequest) -> HttpResponse:
         form = ProfileForm(request.POST, instance=own_profile)
         if form.is_valid():
             form.save()
-            remember(request, request.user, form.cleaned_data["language"])
-            if form.cleaned_data["language"]:
-                translation.activate(form.cleaned_data["language"])
+            language = form.cleaned_data["language"]
+            remember(request, request.user, language)
+            if language:
+                translation.activate(language)
             messages.success(request, gettext("Your profile has been saved."))
-            return redirect("profile")
+            response = redirect("profile")
+            if not language:  # as the browser asks: forget the switcher's choice too
+                response.delete_cookie(
+                    settings.LANGUAGE_COOKIE_NAME,
+                    path=settings.LANGUAGE_COOKIE_PATH,
+                    domain=settings.LANGUAGE_COOKIE_DOMAIN,
+                    samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+                )
+            return response
         return _profile_page(request, form=form, status=BAD_INPUT)
     return _profile_page(request)
 
