@@ -16,6 +16,8 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games import admin_records, admin_tournaments  # noqa: F401  (they register their admin)
 from games.access import deals_revealed, revealed_matches
@@ -36,8 +38,8 @@ from games.services import log_matches_snapshot
 # revealed. (`seed` is a match's bots' seed, or the deals' own for a match dealt before
 # secrets; a hand's `seed` gives its deal.)
 SECRET_FIELDS = ("snapshot", "seed", "deals", "deal", "secret")
-HIDDEN_NOTE = "Hidden while the match is in play: shown once it is over."
-HIDDEN_FOR_GROUP_NOTE = (
+HIDDEN_NOTE = _("Hidden while the match is in play: shown once it is over.")
+HIDDEN_FOR_GROUP_NOTE = _(
     "Hidden while a table dealt the same cards is in play: shown once every one is over."
 )
 
@@ -48,7 +50,7 @@ def in_play(match: Match | None) -> bool:
 
 
 def hidden_note(match: Match) -> str:
-    return HIDDEN_NOTE if not match.is_over else HIDDEN_FOR_GROUP_NOTE
+    return str(HIDDEN_NOTE if not match.is_over else HIDDEN_FOR_GROUP_NOTE)
 
 
 def without_secrets(names: Iterable[Any], match: Match | None) -> list[Any]:
@@ -153,7 +155,7 @@ class MatchAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj: Match | None = None) -> list[Any]:
         return without_secrets(super().get_readonly_fields(request, obj), obj)
 
-    @admin.display(description="Cards")
+    @admin.display(description=_("Cards"))
     def cards_hidden(self, obj: Match) -> str:
         return hidden_note(obj)
 
@@ -161,17 +163,21 @@ class MatchAdmin(admin.ModelAdmin):
         # A match is created by a player in the lobby (or by a tournament), never by hand.
         return False
 
-    @admin.action(description="Check that the action log replays to the stored state")
+    @admin.action(description=_("Check that the action log replays to the stored state"))
     def check_log(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
         broken = [match.pk for match in queryset if not log_matches_snapshot(match)]
         if broken:
             self.message_user(
                 request,
-                f"The log does not reproduce the stored state of match(es) {broken}.",
+                gettext("The log does not reproduce the stored state of match(es) %(ids)s.")
+                % {"ids": broken},
                 messages.ERROR,
             )
         else:
-            self.message_user(request, f"All {queryset.count()} match(es) replay exactly.")
+            self.message_user(
+                request,
+                gettext("All %(count)d match(es) replay exactly.") % {"count": queryset.count()},
+            )
 
 
 @admin.register(Seat)
@@ -198,7 +204,7 @@ class HandAdmin(ReadOnlyAdmin):
         # The log holds every pass and card: not while the match is in play.
         return [] if obj is None or in_play(obj.match) else list(self.inlines)
 
-    @admin.display(description="Cards")
+    @admin.display(description=_("Cards"))
     def cards_hidden(self, obj: Hand) -> str:
         return hidden_note(obj.match)
 

@@ -6,6 +6,8 @@ add, change or delete a row by hand. None of them holds a card or a shuffle's se
 """
 
 from django.contrib import admin
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games.admin_base import ReadOnlyAdmin
 from games.models import Competitor, MatchResult, TableSizeStats, display_name_of
@@ -14,16 +16,16 @@ from games.models import Competitor, MatchResult, TableSizeStats, display_name_o
 def competitor_name(competitor: Competitor) -> str:
     """Name a competitor as its page does: the player's name, or "Easy bots"."""
     if competitor.user is None:
-        return f"{competitor.get_bot_level_display()} bots"
+        return gettext("%(label)s bots") % {"label": competitor.get_bot_level_display()}
     return display_name_of(competitor.user)
 
 
 class BotOrPersonFilter(admin.SimpleListFilter):
-    title = "competitor"
+    title = _("competitor")
     parameter_name = "kind"
 
     def lookups(self, request, model_admin):
-        return [("person", "People"), ("bot", "Bot levels")]
+        return [("person", _("People")), ("bot", _("Bot levels"))]
 
     def queryset(self, request, queryset):
         field = "user" if queryset.model is Competitor else "competitor__user"
@@ -42,7 +44,7 @@ class CompetitorAdmin(ReadOnlyAdmin):
     list_select_related = ["user__profile"]
     ordering = ["-rating", "id"]
 
-    @admin.display(description="name")
+    @admin.display(description=_("name"))
     def name(self, obj: Competitor) -> str:
         return competitor_name(obj)
 
@@ -60,11 +62,11 @@ class TableSizeStatsAdmin(ReadOnlyAdmin):
     ]  # fmt: skip
     list_select_related = ["competitor__user__profile"]
 
-    @admin.display(description="competitor")
+    @admin.display(description=_("competitor"))
     def name(self, obj: TableSizeStats) -> str:
         return competitor_name(obj.competitor)
 
-    @admin.display(description="points per hand")
+    @admin.display(description=_("points per hand"))
     def points_per_hand(self, obj: TableSizeStats) -> str:
         return f"{obj.points / obj.hands:.2f}" if obj.hands else "—"
 
@@ -83,10 +85,10 @@ class MatchResultAdmin(ReadOnlyAdmin):
     date_hierarchy = "ended_at"
     ordering = ["-ended_at", "-id"]
 
-    @admin.display(description="match", ordering="match_id")
+    @admin.display(description=_("match"), ordering="match_id")
     def match_number(self, obj: MatchResult) -> int:
         return obj.match_id
 
-    @admin.display(description="competitor")
+    @admin.display(description=_("competitor"))
     def name(self, obj: MatchResult) -> str:
         return competitor_name(obj.competitor)

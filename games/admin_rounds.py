@@ -16,6 +16,8 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from games import clock
 from games.models import MatchStatus, Round, RoundStatus, Table
@@ -39,11 +41,15 @@ class RoundDeadlineForm(forms.ModelForm):
         if "deadline" not in self.changed_data:
             return deadline
         if self.instance.status == RoundStatus.CLOSED:
-            raise forms.ValidationError("This round is closed: its deadline can no longer change.")
+            raise forms.ValidationError(
+                _("This round is closed: its deadline can no longer change.")
+            )
         if deadline is not None and deadline <= clock.now():
             raise forms.ValidationError(
-                "Choose a time still to come. To finish the round now, use the action "
-                "“Finish by bots now” on the rounds' list."
+                _(
+                    "Choose a time still to come. To finish the round now, use the action "
+                    "“Finish by bots now” on the rounds' list."
+                )
             )
         return deadline
 
@@ -104,14 +110,14 @@ class RoundAdmin(admin.ModelAdmin):
         if "deadline" in form.changed_data:
             save_deadlines(request, [obj], self)
 
-    @admin.action(description="Finish by bots now", permissions=["change"])
+    @admin.action(description=_("Finish by bots now"), permissions=["change"])
     def finish_by_bots(self, request: HttpRequest, queryset: QuerySet) -> TemplateResponse | None:
         """Ask first; once confirmed, let bots finish the rounds' matches and close the rounds."""
         rounds = list(queryset.select_related("tournament").order_by("tournament", "number"))
         if request.POST.get("post") != "yes":
             context = {
                 **self.admin_site.each_context(request),
-                "title": "Finish these rounds by bots?",
+                "title": gettext("Finish these rounds by bots?"),
                 "opts": self.model._meta,
                 "rounds": [(round_, _unfinished(round_)) for round_ in rounds],
                 "queryset": queryset,
@@ -127,9 +133,14 @@ class RoundAdmin(admin.ModelAdmin):
             transaction.on_commit(partial(finish_round_now.enqueue, round_id=round_.pk))
             self.message_user(
                 request,
-                f"{round_}: bots are finishing {left} match{'es' if left != 1 else ''} still "
-                "in play, in the background; the round closes and the next one starts once "
-                "they are done.",
+                ngettext(
+                    "%(round)s: bots are finishing %(count)d match still in play, in the "
+                    "background; the round closes and the next one starts once they are done.",
+                    "%(round)s: bots are finishing %(count)d matches still in play, in the "
+                    "background; the round closes and the next one starts once they are done.",
+                    left,
+                )
+                % {"round": round_, "count": left},
                 messages.SUCCESS,
             )
         return None

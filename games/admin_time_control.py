@@ -6,12 +6,13 @@ Every table of a round is started with it (`services.tournaments.rounds.match_op
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Tournament
 from games.services import clocks
 from games.services.errors import BadInput
 
-DECISION_HELP = (
+DECISION_HELP = _(
     "When it runs out, a bot makes that one decision; after the timeouts in a row set below, "
     "a bot takes the seat for the rest of the match. Rounds started from now on use it."
 )
@@ -21,23 +22,23 @@ class TournamentForm(forms.ModelForm):
     """A tournament, with its time per decision and bank chosen among the lobby's presets."""
 
     decision_seconds = forms.TypedChoiceField(
-        label="Time for each decision",
-        choices=[("", "Untimed"), *clocks.DECISION_PRESETS],
+        label=_("Time for each decision"),
+        choices=[("", _("Untimed")), *clocks.DECISION_PRESETS],
         coerce=int,
         empty_value=None,
         required=False,
         help_text=DECISION_HELP,
-        error_messages={"invalid_choice": "Choose one of the times offered, or untimed."},
+        error_messages={"invalid_choice": _("Choose one of the times offered, or untimed.")},
     )
     bank = forms.TypedChoiceField(
-        label="Bank of extra time for each player",
+        label=_("Bank of extra time for each player"),
         choices=clocks.BANK_PRESETS,
         coerce=int,
         empty_value=0,  # type: ignore[arg-type]  # any value may stand for "no choice"
         required=False,
         initial=0,
-        help_text="Spent when a decision takes longer; a quarter of any unused time flows back.",
-        error_messages={"invalid_choice": "Choose one of the banks offered."},
+        help_text=_("Spent when a decision takes longer; a quarter of any unused time flows back."),
+        error_messages={"invalid_choice": _("Choose one of the banks offered.")},
     )
 
     class Meta:

@@ -10,6 +10,7 @@ an action on the change list, and a link on a tournament's page.
 
 import csv
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from django import forms
 from django.contrib import admin, messages
@@ -20,6 +21,8 @@ from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games.admin_rounds import RoundInline, save_deadlines
@@ -30,24 +33,26 @@ from games.presenters.tournament import round_lines, standings_context
 from games.services import ActionRefused
 from games.services import tournaments as tours
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
+
 
 def _leaders(tournament: Tournament) -> list[str]:
     return [line.entry.name for line in tours.standings_of(tournament) if line.standing.rank == 1]
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'s' if count != 1 else ''}"
-
-
 def _open(request: HttpRequest, tournament: Tournament) -> str:
     tours.open_registration(tournament.pk)
     url = request.build_absolute_uri(tournament.get_absolute_url())
-    return f"Registration for {tournament.name} is open: players register at {url}"
+    return gettext("Registration for %(name)s is open: players register at %(url)s") % {
+        "name": tournament.name,
+        "url": url,
+    }
 
 
 def _close(request: HttpRequest, tournament: Tournament) -> str:
     tours.close_registration(tournament.pk)
-    return f"Registration for {tournament.name} is closed."
+    return gettext("Registration for %(name)s is closed.") % {"name": tournament.name}
 
 
 def _seat(request: HttpRequest, tournament: Tournament) -> str:
@@ -57,34 +62,52 @@ def _seat(request: HttpRequest, tournament: Tournament) -> str:
 def _start(request: HttpRequest, tournament: Tournament) -> str:
     round_ = tours.start_round(tournament.pk, request.user)
     ids = list(round_.tables.order_by("number").values_list("match_id", flat=True))
-    return (
-        f"{tournament.name}: started round {round_.number} with "
-        f"{_plural(len(ids), 'match')} ({', '.join(map(str, ids))})."
-    ).replace("matchs", "matches")
+    return ngettext(
+        "%(name)s: started round %(number)s with %(count)d match (%(ids)s).",
+        "%(name)s: started round %(number)s with %(count)d matches (%(ids)s).",
+        len(ids),
+    ) % {
+        "name": tournament.name,
+        "number": round_.number,
+        "count": len(ids),
+        "ids": ", ".join(map(str, ids)),
+    }
 
 
 def _close_round(request: HttpRequest, tournament: Tournament) -> str:
     round_ = tours.close_round(tournament.pk)
     leaders = _leaders(tournament)
-    return (
-        f"{tournament.name}: closed round {round_.number}, results of "
-        f"{_plural(round_.tables.count(), 'table')} recorded; leading: {', '.join(leaders)}."
-    )
+    tables = round_.tables.count()
+    return ngettext(
+        "%(name)s: closed round %(number)s, results of %(count)d table recorded; "
+        "leading: %(leaders)s.",
+        "%(name)s: closed round %(number)s, results of %(count)d tables recorded; "
+        "leading: %(leaders)s.",
+        tables,
+    ) % {
+        "name": tournament.name,
+        "number": round_.number,
+        "count": tables,
+        "leaders": ", ".join(leaders),
+    }
 
 
 def _finish(request: HttpRequest, tournament: Tournament) -> str:
     tours.finish_tournament(tournament.pk)
-    return f"{tournament.name} is finished. Winner: {' and '.join(_leaders(tournament))}."
+    return gettext("%(name)s is finished. Winner: %(winners)s.") % {
+        "name": tournament.name,
+        "winners": gettext(" and ").join(_leaders(tournament)),
+    }
 
 
 # name: (label, runner)
-ACTIONS: dict[str, tuple[str, Callable[[HttpRequest, Tournament], str]]] = {
-    "open_registration": ("Open registration", _open),
-    "close_registration": ("Close registration", _close),
-    "seat_next_round": ("Seat next round", _seat),
-    "start_round": ("Start round", _start),
-    "close_round": ("Close round", _close_round),
-    "finish_tournament": ("Finish tournament", _finish),
+ACTIONS: dict[str, tuple["StrPromise", Callable[[HttpRequest, Tournament], str]]] = {
+    "open_registration": (_("Open registration"), _open),
+    "close_registration": (_("Close registration"), _close),
+    "seat_next_round": (_("Seat next round"), _seat),
+    "start_round": (_("Start round"), _start),
+    "close_round": (_("Close round"), _close_round),
+    "finish_tournament": (_("Finish tournament"), _finish),
 }
 
 
@@ -124,7 +147,10 @@ class EntryForm(forms.ModelForm):
         entry = self.instance
         if entry.pk and user != entry.user and entry.table_seats.exists():
             raise forms.ValidationError(
-                "This entrant has been seated: withdraw the entry and add the new player instead."
+                _(
+                    "This entrant has been seated: withdraw the entry and add the new player "
+                    "in their place."
+                )
             )
         return user
 
@@ -155,7 +181,7 @@ class TournamentAdmin(admin.ModelAdmin):
     fieldsets = [
         (None, {"fields": ["name", "slug", "description"]}),
         (
-            "Rules",
+            _("Rules"),
             {
                 "fields": [
                     "variant",
@@ -170,15 +196,15 @@ class TournamentAdmin(admin.ModelAdmin):
             },
         ),
         (
-            "Clocks",
+            _("Clocks"),
             {"fields": ["decision_seconds", "bank", "timeouts_to_leave", "allow_vacation"]},
         ),
         (
-            "Progress",
+            _("Progress"),
             {"fields": ["status", "registration_open", "created_at", "started_at", "finished_at"]},
         ),
-        ("Rounds and tables", {"fields": ["rounds_and_tables"]}),
-        ("Standings", {"fields": ["standings"]}),
+        (_("Rounds and tables"), {"fields": ["rounds_and_tables"]}),
+        (_("Standings"), {"fields": ["standings"]}),
     ]
     inlines = [EntryInline, RoundInline]
     actions = [*(changelist_action(name) for name in ACTIONS), "download_results"]
@@ -197,22 +223,22 @@ class TournamentAdmin(admin.ModelAdmin):
             ]  # fmt: skip
         return fields
 
-    @admin.display(description="match length")
+    @admin.display(description=_("match length"))
     def length(self, obj: Tournament) -> str:
         return obj.length_words
 
-    @admin.display(description="entrants")
+    @admin.display(description=_("entrants"))
     def entrant_count(self, obj: Tournament) -> int:
         return obj.entries.filter(withdrawn=False).count()
 
-    @admin.display(description="rounds and tables")
+    @admin.display(description=_("rounds and tables"))
     def rounds_and_tables(self, obj: Tournament) -> SafeString:
         if obj.pk is None:
             return SafeString("")
         context = {"rounds": round_lines(obj)}
         return SafeString(render_to_string("games/_tournament_rounds.html", context))
 
-    @admin.display(description="standings")
+    @admin.display(description=_("standings"))
     def standings(self, obj: Tournament) -> SafeString:
         if obj.pk is None:
             return SafeString("")
@@ -249,12 +275,17 @@ class TournamentAdmin(admin.ModelAdmin):
         try:
             done = runner(request, tournament)
         except ActionRefused as refusal:
-            self.message_user(request, f"{label} refused: {refusal.message}", messages.ERROR)
+            self.message_user(
+                request,
+                gettext("%(action)s refused: %(reason)s")
+                % {"action": label, "reason": refusal.message},
+                messages.ERROR,
+            )
             return False
         self.message_user(request, done, messages.SUCCESS)
         return True
 
-    @admin.action(description="Download results and standings (CSV)", permissions=["view"])
+    @admin.action(description=_("Download results and standings (CSV)"), permissions=["view"])
     def download_results(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse:
         tournaments = list(queryset.order_by("pk"))
         name = f"{tournaments[0].slug}-results.csv" if len(tournaments) == 1 else "results.csv"

@@ -12,6 +12,14 @@ class GamesConfig(AppConfig):
         from games import converters
 
         converters.register()
-        # Connect the receivers: profiles, live updates, turn e-mails, timeouts, background bots.
-        from games import bot_runner, deadlines, live, round_deadline_tasks, signals  # noqa: F401
+        # Connect the receivers: profiles, languages, live updates, turn e-mails, timeouts,
+        # background bots.
+        from games import (  # noqa: F401
+            bot_runner,
+            deadlines,
+            languages,
+            live,
+            round_deadline_tasks,
+            signals,
+        )
         from games.notifications import notices, receivers  # noqa: F401

@@ -14,6 +14,7 @@ import re
 import unicodedata
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
 
 MAX_LENGTH = 30
 # The names bots take at the table, by seat (games/services/lobby.py).
@@ -24,11 +25,11 @@ _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
 _SPACES = re.compile(r" {2,}")
 
 MESSAGES = {
-    "empty": "Choose a display name.",
-    "hidden": ("A display name cannot contain line breaks, tabs or other invisible characters."),
-    "too_long": "A display name has at most %(limit)d characters (this one has %(length)d).",
-    "bot": "That name is a bot's; choose another.",
-    "not_normal": "Display names are stored trimmed and in Unicode normal form (NFKC).",
+    "empty": _("Choose a display name."),
+    "hidden": _("A display name cannot contain line breaks, tabs or other invisible characters."),
+    "too_long": _("A display name has at most %(limit)d characters (this one has %(length)d)."),
+    "bot": _("That name is a bot's; choose another."),
+    "not_normal": _("Display names are stored trimmed and in Unicode normal form (NFKC)."),
 }
 
 

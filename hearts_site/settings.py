@@ -11,6 +11,7 @@ from pathlib import Path
 
 import dj_database_url
 from csp.constants import NONCE, NONE, SELF
+from django.conf.locale import LANG_INFO
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -68,12 +69,16 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The page's language: the language cookie (set by the switcher), else Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A signed-in player's own language, remembered on their profile, over the browser's.
+    "games.languages.PlayerLanguageMiddleware",
     "games.notifications.seen.LastSeenMiddleware",
     # Last, so that it turns a sign-in refused while paused into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -263,10 +268,27 @@ OPEN_MATCH_EXPIRY_DAYS = int(os.environ.get("OPEN_MATCH_EXPIRY_DAYS", "7"))
 SILENT_SEAT_DAYS = int(os.environ.get("SILENT_SEAT_DAYS", "30"))
 
 # --- Internationalisation --------------------------------------------------------------------
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+LANGUAGES = [
+    ("en", "English"),
+    ("id", "Indonesian"),
+    ("su", "Sundanese"),
+]
+# The site's catalogues: locale/<language>/LC_MESSAGES/django.po, compiled to .mo by
+# `manage.py compiletranslations` (called by `serve` and by the test run), never committed.
+LOCALE_PATHS = [BASE_DIR / "locale"]
+
+# Django ships no Sundanese, so it has no name for it: `{% get_language_info %}` (the switcher)
+# and `get_language_info()` raise KeyError for a code missing from django.conf.locale.LANG_INFO,
+# and no setting adds one. Adding the entry to that table here, once, before any request, is
+# the usual way projects add a language Django does not know; the catalogue itself (and the
+# Django messages the site shows, translated) comes from LOCALE_PATHS.
+LANG_INFO.setdefault(
+    "su", {"bidi": False, "code": "su", "name": "Sundanese", "name_local": "Basa Sunda"}
+)
 
 # --- Static files ----------------------------------------------------------------------------
 STATIC_URL = "static/"

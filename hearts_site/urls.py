@@ -8,6 +8,8 @@ from hearts_site.health import healthz
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    # The language switcher posts to Django's set_language view (`set_language`).
+    path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("games.accounts.urls")),
     path("", include("games.urls")),
 ]

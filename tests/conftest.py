@@ -6,6 +6,13 @@ from django.contrib.auth import get_user_model
 PASSWORD = "correct-horse-battery"
 
 
+def pytest_sessionstart(session) -> None:
+    """Compile the translation catalogues first, as `serve` does: the .mo files are not kept."""
+    from django.core.management import call_command
+
+    call_command("compiletranslations", verbosity=0)
+
+
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     """Hash with a cheap algorithm: the real one is slow on purpose, and tests log in a lot."""

@@ -4,9 +4,11 @@ from django import forms
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from games import names
 from games.accounts.names import clean_display_name
+from games.languages import language_choices
 from games.models import NotificationSettings, Profile
 from games.services import vacations
 
@@ -25,11 +27,15 @@ class SignUpForm(UserCreationForm):
     display_name = forms.CharField(
         max_length=names.MAX_LENGTH,
         strip=False,  # `clean_display_name` trims, after refusing invisible characters
-        help_text="The name other players see at the table. You can change it later.",
+        label=_("Display name"),
+        help_text=_("The name other players see at the table. You can change it later."),
     )
     email = forms.EmailField(
         required=False,
-        help_text="Optional (you can add it later): for password resets and e-mails you ask for.",
+        label=_("E-mail address"),
+        help_text=_(
+            "Optional (you can add it later): for password resets and e-mails you ask for."
+        ),
     )
 
     class Meta:
@@ -43,7 +49,7 @@ class SignUpForm(UserCreationForm):
     def clean_email(self) -> str:
         email = self.cleaned_data.get("email", "").strip()
         if email and _email_in_use(email):
-            raise forms.ValidationError("An account with this e-mail address already exists.")
+            raise forms.ValidationError(_("An account with this e-mail address already exists."))
         return email
 
     def save(self, commit: bool = True):
@@ -63,7 +69,20 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = Profile
-        fields = ("display_name", "auto_play_forced", "four_colour_deck", "large_cards")
+        fields = (
+            "display_name",
+            "auto_play_forced",
+            "four_colour_deck",
+            "large_cards",
+            "language",
+        )
+        labels = {"language": _("Language")}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        language = self.fields["language"]
+        assert isinstance(language, forms.ChoiceField)
+        language.choices = [("", _("As your browser asks")), *language_choices()]
 
     def clean_display_name(self) -> str:
         return clean_display_name(self.cleaned_data["display_name"], self.instance.user_id)
@@ -81,19 +100,19 @@ class EmailForm(forms.Form):
 
     email = forms.EmailField(
         required=False,
-        label="E-mail address",
-        help_text="For password resets and the e-mails below. Leave it empty to remove it.",
+        label=_("E-mail address"),
+        help_text=_("For password resets and the e-mails below. Leave it empty to remove it."),
     )
     password = forms.CharField(
-        label="Your password",
+        label=_("Your password"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-        help_text="To confirm that it is you.",
+        help_text=_("To confirm that it is you."),
     )
 
     error_messages = {
-        "password": "That is not your password; the e-mail address is unchanged.",
-        "in_use": "Another account already uses this e-mail address.",
+        "password": _("That is not your password; the e-mail address is unchanged."),
+        "in_use": _("Another account already uses this e-mail address."),
     }
 
     def __init__(self, user, request, *args, **kwargs) -> None:
@@ -153,7 +172,7 @@ class NotificationForm(forms.ModelForm):
         wanted = any(cleaned.get(name) for name in self.Meta.fields)
         if wanted and not self.instance.user.email:
             raise forms.ValidationError(
-                "Your account has no e-mail address, so there is nowhere to send e-mails."
+                _("Your account has no e-mail address, so there is nowhere to send e-mails.")
             )
         return cleaned
 
@@ -162,14 +181,14 @@ class VacationForm(forms.Form):
     """How many whole days to go away for (the service checks them against the days left)."""
 
     days = forms.IntegerField(
-        label="Days away",
+        label=_("Days away"),
         min_value=1,
         max_value=vacations.MOST_DAYS,
         initial=1,
         error_messages={
-            "required": "Say how many days you will be away.",
-            "invalid": "Days away must be a whole number.",
-            "min_value": "Take at least one day of vacation.",
-            "max_value": f"A vacation lasts at most {vacations.MOST_DAYS} days.",
+            "required": _("Say how many days you will be away."),
+            "invalid": _("Days away must be a whole number."),
+            "min_value": _("Take at least one day of vacation."),
+            "max_value": _("A vacation lasts at most %(limit_value)s days."),
         },
     )

@@ -2,11 +2,12 @@
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
 
 from games import names
 from games.models import Profile
 
-TAKEN = "Another player already uses this name."
+TAKEN = _("Another player already uses this name.")
 
 
 def is_taken(name: str, user_pk: int | None = None) -> bool:

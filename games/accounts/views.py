@@ -8,7 +8,9 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.accounts import resets
@@ -20,6 +22,7 @@ from games.accounts.forms import (
     VacationForm,
 )
 from games.accounts.resets import QueuedPasswordResetForm
+from games.languages import remember
 from games.models import Profile, notification_settings_for
 from games.notifications import tasks
 from games.services import ActionRefused, vacations
@@ -50,7 +53,7 @@ class PasswordChangeView(InvalidFormStatusMixin, auth_views.PasswordChangeView):
     success_url = reverse_lazy("profile")
 
     def form_valid(self, form):
-        messages.success(self.request, "Your password has been changed.")
+        messages.success(self.request, gettext("Your password has been changed."))
         tasks.notify_password_changed(form.user)
         return super().form_valid(form)
 
@@ -103,7 +106,12 @@ def signup(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             user = form.save()
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, f"Welcome, {user.profile.display_name}!")
+            # The language the player signed up in is theirs until they choose another: their
+            # e-mails are written in it.
+            remember(request, user, translation.get_language())
+            messages.success(
+                request, gettext("Welcome, %(name)s!") % {"name": user.profile.display_name}
+            )
             return redirect(_safe_next(request) or "home")
         return render(
             request,
@@ -154,8 +162,20 @@ def profile(request: HttpRequest) -> HttpResponse:
         form = ProfileForm(request.POST, instance=own_profile)
         if form.is_valid():
             form.save()
-            messages.success(request, "Your profile has been saved.")
-            return redirect("profile")
+            language = form.cleaned_data["language"]
+            remember(request, request.user, language)
+            if language:
+                translation.activate(language)
+            messages.success(request, gettext("Your profile has been saved."))
+            response = redirect("profile")
+            if not language:  # as the browser asks: forget the switcher's choice too
+                response.delete_cookie(
+                    settings.LANGUAGE_COOKIE_NAME,
+                    path=settings.LANGUAGE_COOKIE_PATH,
+                    domain=settings.LANGUAGE_COOKIE_DOMAIN,
+                    samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+                )
+            return response
         return _profile_page(request, form=form, status=BAD_INPUT)
     return _profile_page(request)
 
@@ -171,13 +191,16 @@ def change_email(request: HttpRequest) -> HttpResponse:
     if form.address_left:
         tasks.notify_address_changed(request.user, form.address_left)
     if address := form.cleaned_data["email"]:
-        messages.success(request, f"Your e-mail address is now {address}.")
+        messages.success(
+            request, gettext("Your e-mail address is now %(address)s.") % {"address": address}
+        )
     elif turned_off:
         messages.success(
-            request, "Your e-mail address has been removed, and with it the e-mails you chose."
+            request,
+            gettext("Your e-mail address has been removed, and with it the e-mails you chose."),
         )
     else:
-        messages.success(request, "Your e-mail address has been removed.")
+        messages.success(request, gettext("Your e-mail address has been removed."))
     return redirect("profile")
 
 
@@ -188,7 +211,7 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
     form = NotificationForm(request.POST, instance=notification_settings_for(request.user))
     if form.is_valid():
         form.save()
-        messages.success(request, "Your e-mail settings have been saved.")
+        messages.success(request, gettext("Your e-mail settings have been saved."))
         return redirect("profile")
     return _profile_page(request, notifications=form, status=BAD_INPUT)
 
@@ -208,8 +231,12 @@ def take_vacation(request: HttpRequest) -> HttpResponse:
     days = form.cleaned_data["days"]
     messages.success(
         request,
-        f"You are on vacation for {days} day{'s' if days != 1 else ''}; "
-        f"{taken.days} left to take later.",
+        ngettext(
+            "You are on vacation for %(days)d day; %(left)d left to take later.",
+            "You are on vacation for %(days)d days; %(left)d left to take later.",
+            days,
+        )
+        % {"days": days, "left": taken.days},
     )
     return redirect("profile")
 
@@ -224,6 +251,12 @@ def end_vacation(request: HttpRequest) -> HttpResponse:
         messages.error(request, refusal.message)
         return _profile_page(request, status=refusal.status)
     messages.success(
-        request, f"Welcome back: your clocks run again. You have {ended.days} days of vacation."
+        request,
+        ngettext(
+            "Welcome back: your clocks run again. You have %(days)d day of vacation.",
+            "Welcome back: your clocks run again. You have %(days)d days of vacation.",
+            ended.days,
+        )
+        % {"days": ended.days},
     )
     return redirect("profile")

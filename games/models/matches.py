@@ -11,6 +11,8 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from games.engine import RuleSet
 from games.models.profiles import display_name_of
@@ -26,18 +28,18 @@ def new_invite_code() -> str:
 
 
 class MatchStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    ACTIVE = "active", "In play"
-    FINISHED = "finished", "Finished"
-    ABANDONED = "abandoned", "Abandoned"
+    OPEN = "open", _("Open")
+    ACTIVE = "active", _("In play")
+    FINISHED = "finished", _("Finished")
+    ABANDONED = "abandoned", _("Abandoned")
 
 
 class Variant(models.TextChoices):
     """The games a match may be (R5): the engine's `RuleSet.variant`."""
 
-    STANDARD = "standard", "Standard Hearts"
-    OMNIBUS = "omnibus", "Omnibus Hearts"
-    CANCELLATION = "cancellation", "Cancellation Hearts"
+    STANDARD = "standard", _("Standard Hearts")
+    OMNIBUS = "omnibus", _("Omnibus Hearts")
+    CANCELLATION = "cancellation", _("Cancellation Hearts")
 
 
 class BonusCard(models.TextChoices):
@@ -48,10 +50,10 @@ class BonusCard(models.TextChoices):
 
 
 class MoonOption(models.TextChoices):
-    ASK = "ask", "Ask the shooter"
+    ASK = "ask", _("Ask the shooter")
     # 26 points, or 52 in Cancellation Hearts (R5.2): the labels name the standard game's.
-    SUBTRACT = "subtract", "Always subtract 26 (52 with two decks) from the shooter"
-    ADD = "add", "Always add 26 (52 with two decks) to everyone else"
+    SUBTRACT = "subtract", _("Always subtract 26 (52 with two decks) from the shooter")
+    ADD = "add", _("Always add 26 (52 with two decks) to everyone else")
 
 
 class Match(models.Model):
@@ -71,18 +73,18 @@ class Match(models.Model):
     # under the rules they began with.
     rules = models.JSONField()
     is_private = models.BooleanField(
-        default=False, help_text="Private matches are not listed; join with the invite link."
+        default=False, help_text=_("Private matches are not listed; join with the invite link.")
     )
     invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
     auto_play_forced = models.BooleanField(
         default=True,
-        help_text=(
+        help_text=_(
             "Let forced cards be played automatically at this table: each player chooses for "
             "themselves on their profile. Staff may turn it off for everyone here."
         ),
     )
     auto_finish = models.BooleanField(
-        default=True, help_text="Play out the rest of a hand once no scoring card is left."
+        default=True, help_text=_("Play out the rest of a hand once no scoring card is left.")
     )
     version = models.PositiveIntegerField(default=0)
     snapshot = models.JSONField(null=True, blank=True)
@@ -108,21 +110,23 @@ class Match(models.Model):
             MinValueValidator(MIN_DECISION_SECONDS),
             MaxValueValidator(MAX_DECISION_SECONDS),
         ],
-        help_text="Seconds allowed for each decision (1 minute to 14 days); empty: untimed.",
+        help_text=_("Seconds allowed for each decision (1 minute to 14 days); empty: untimed."),
     )
     bank_seconds = models.PositiveIntegerField(
         default=0,
         validators=[MaxValueValidator(MAX_BANK_SECONDS)],
-        help_text="Each seat's bank of extra time, in seconds, and the most it may hold.",
+        help_text=_("Each seat's bank of extra time, in seconds, and the most it may hold."),
     )
     timeouts_to_leave = models.PositiveSmallIntegerField(
         default=2,
         validators=[MinValueValidator(1), MaxValueValidator(10)],
-        help_text="Timeouts in a row after which a bot plays the seat for the rest of the match.",
+        help_text=_(
+            "Timeouts in a row after which a bot plays the seat for the rest of the match."
+        ),
     )
     # Whether a player on vacation (games/services/vacations.py) stops their clock here.
     allow_vacation = models.BooleanField(
-        default=True, help_text="A player on vacation has their clock stopped in this match."
+        default=True, help_text=_("A player on vacation has their clock stopped in this match.")
     )
     # When an open match that never filled was given up (games/services/stalled.py).
     expired_at = models.DateTimeField(null=True, blank=True)
@@ -142,7 +146,9 @@ class Match(models.Model):
     deals = models.JSONField(default=list, blank=True)
     # Whether the match moves its players' ratings when it ends (games/services/records.py);
     # a casual match may be unrated, a tournament's always is.
-    rated = models.BooleanField(default=True, help_text="The match changes its players' ratings.")
+    rated = models.BooleanField(
+        default=True, help_text=_("The match changes its players' ratings.")
+    )
 
     class Meta:
         verbose_name_plural = "matches"
@@ -201,8 +207,10 @@ class Match(models.Model):
         """Say how the match ends: "ends at 100 points" or "ends after 2 hands"."""
         if self.fixed_hands:
             n = self.fixed_hands
-            return f"ends after {n} hand{'s' if n != 1 else ''}"
-        return f"ends at {self.target} points"
+            return ngettext("ends after %(count)d hand", "ends after %(count)d hands", n) % {
+                "count": n
+            }
+        return gettext("ends at %(target)s points") % {"target": self.target}
 
     @property
     def moon_option(self) -> str:
@@ -224,7 +232,12 @@ class Match(models.Model):
     @property
     def decision_due(self) -> str:
         """Name what the players to act owe: "a pass", "a play" or "a moon choice"."""
-        return {"pass": "a pass", "moon": "a moon choice"}.get(self.decision_kind, "a play")
+        kind = self.decision_kind
+        if kind == "pass":
+            return gettext("a pass")
+        if kind == "moon":
+            return gettext("a moon choice")
+        return gettext("a play")
 
     @property
     def decision_kind(self) -> str:
@@ -234,17 +247,17 @@ class Match(models.Model):
 
 
 class BotLevel(models.TextChoices):
-    EASY = "easy", "Easy"
-    NORMAL = "normal", "Normal"
-    STRONG = "strong", "Strong"
+    EASY = "easy", _("Easy")
+    NORMAL = "normal", _("Normal")
+    STRONG = "strong", _("Strong")
 
 
 class Seat(models.Model):
     """A place at the table, held by a person or a bot."""
 
     class Controller(models.TextChoices):
-        PERSON = "person", "Person"
-        BOT = "bot", "Bot"
+        PERSON = "person", _("Person")
+        BOT = "bot", _("Bot")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
@@ -368,16 +381,16 @@ class Action(models.Model):
     """One decision in the log: a pass, a card or a moon choice, in order within its hand."""
 
     class Kind(models.TextChoices):
-        PASS = "pass", "Pass"
-        PLAY = "play", "Play"
-        MOON = "moon", "Moon choice"
+        PASS = "pass", _("Pass")
+        PLAY = "play", _("Play")
+        MOON = "moon", _("Moon choice")
 
     class Actor(models.TextChoices):
-        PERSON = "person", "The player"
-        BOT = "bot", "A bot"
-        FORCED = "forced", "Forced card, played automatically"
-        TIMEOUT = "timeout", "A bot, when the player's time ran out"
-        PLAYOUT = "playout", "Played out automatically"
+        PERSON = "person", _("The player")
+        BOT = "bot", _("A bot")
+        FORCED = "forced", _("Forced card, played automatically")
+        TIMEOUT = "timeout", _("A bot, when the player's time ran out")
+        PLAYOUT = "playout", _("Played out automatically")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="actions")
@@ -414,8 +427,8 @@ class ScoreLine(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="score_lines")
     hand_number = models.PositiveSmallIntegerField()
     seat = models.PositiveSmallIntegerField()
-    points_taken = models.SmallIntegerField(help_text="Hearts and the Q♠ taken in tricks.")
-    score = models.SmallIntegerField(help_text="What the hand adds to the total, moon included.")
+    points_taken = models.SmallIntegerField(help_text=_("Hearts and the Q♠ taken in tricks."))
+    score = models.SmallIntegerField(help_text=_("What the hand adds to the total, moon included."))
     total = models.IntegerField()
     shot_moon = models.BooleanField(default=False)
     moon_option = models.CharField(max_length=8, blank=True)

@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class NotificationSettings(models.Model):
@@ -12,18 +13,18 @@ class NotificationSettings(models.Model):
     )
     turn_emails = models.BooleanField(
         default=False,
-        verbose_name="E-mail me when it is my turn and I have been away",
-        help_text="One e-mail, then none until you are back on the site.",
+        verbose_name=_("E-mail me when it is my turn and I have been away"),
+        help_text=_("One e-mail, then none until you are back on the site."),
     )
     daily_digest = models.BooleanField(
         default=False,
-        verbose_name="Send me a daily digest of the matches waiting for me",
-        help_text="At most one a day, and only when a match waits for you.",
+        verbose_name=_("Send me a daily digest of the matches waiting for me"),
+        help_text=_("At most one a day, and only when a match waits for you."),
     )
     deadline_reminders = models.BooleanField(
         default=False,
-        verbose_name="E-mail me when a deadline of mine is near",
-        help_text=(
+        verbose_name=_("E-mail me when a deadline of mine is near"),
+        help_text=_(
             "Once per decision, when a fifth of the time for it is left (at least an hour "
             "before the deadline); several at once come in one e-mail."
         ),

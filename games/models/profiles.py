@@ -5,8 +5,10 @@ from datetime import datetime
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from games import names
+from games.languages import language_choices
 
 
 class Profile(models.Model):
@@ -19,15 +21,27 @@ class Profile(models.Model):
     display_name = models.CharField(
         max_length=names.MAX_LENGTH,
         validators=[names.validate_display_name],
-        help_text="The name other players see at the table.",
+        verbose_name=_("display name"),
+        help_text=_("The name other players see at the table."),
     )
 
     # Each player's own choice for their seats; a match's `auto_play_forced` can still turn it
     # off for everyone at that table (staff, in the admin).
     auto_play_forced = models.BooleanField(
-        "play my forced card for me",
+        _("play my forced card for me"),
         default=True,
-        help_text="When only one card in your hand may be played, play it for you at once.",
+        help_text=_("When only one card in your hand may be played, play it for you at once."),
+    )
+
+    # The language of the player's pages and e-mails (games/languages.py); empty: as the
+    # browser asks.
+    language = models.CharField(
+        _("language"),
+        max_length=10,
+        blank=True,
+        default="",
+        choices=language_choices,
+        help_text=_("The language of the site and of your e-mails."),
     )
 
     # How cards are drawn for this player (a class on the page's body, see site.css).

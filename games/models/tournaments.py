@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from games import engine
 from games.models.matches import (
@@ -25,17 +26,19 @@ from games.models.profiles import display_name_of
 
 
 class TournamentStatus(models.TextChoices):
-    DRAFT = "draft", "Draft"
-    REGISTRATION = "registration", "Registration"
-    RUNNING = "running", "Running"
-    FINISHED = "finished", "Finished"
+    DRAFT = "draft", _("Draft")
+    REGISTRATION = "registration", _("Registration")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
 
 
 class Tournament(models.Model):
     """A tournament: who plays, how tables are formed, and how long each round's matches last."""
 
     name = models.CharField(max_length=100)
-    slug = models.SlugField(max_length=100, unique=True, help_text="The tournament's web address.")
+    slug = models.SlugField(
+        max_length=100, unique=True, help_text=_("The tournament's web address.")
+    )
     description = models.TextField(blank=True)
     status = models.CharField(
         max_length=12,
@@ -47,25 +50,25 @@ class Tournament(models.Model):
     registration_open = models.BooleanField(
         default=False,
         editable=False,
-        help_text="Players may register and withdraw on the site while this is on.",
+        help_text=_("Players may register and withdraw on the site while this is on."),
     )
     variant = models.CharField(
         "game",
         max_length=12,
         choices=Variant.choices,
         default=Variant.STANDARD,
-        help_text="Standard and Omnibus Hearts seat 3 to 7 at a table; Cancellation 5 to 10.",
+        help_text=_("Standard and Omnibus Hearts seat 3 to 7 at a table; Cancellation 5 to 10."),
     )
     bonus_card = models.CharField(
         max_length=2,
         choices=BonusCard.choices,
         default=BonusCard.JD,
-        help_text="Omnibus Hearts only: the card worth −10 to whoever takes it.",
+        help_text=_("Omnibus Hearts only: the card worth −10 to whoever takes it."),
     )
     table_size = models.PositiveSmallIntegerField(
         default=4,
         validators=[MinValueValidator(3), MaxValueValidator(10)],
-        help_text=(
+        help_text=_(
             "Preferred players per table (3 to 7; 5 to 10 in Cancellation Hearts); tables are "
             "split as evenly as possible."
         ),
@@ -76,17 +79,17 @@ class Tournament(models.Model):
     target = models.PositiveSmallIntegerField(
         default=100,
         validators=[MinValueValidator(25), MaxValueValidator(500)],
-        help_text="Each match ends when a total reaches this score (unless hands is set).",
+        help_text=_("Each match ends when a total reaches this score (unless hands is set)."),
     )
     hands = models.PositiveSmallIntegerField(
         default=0,
         validators=[MaxValueValidator(50)],
-        help_text="Or play exactly this many hands per match (1 to 50); 0 plays to the target.",
+        help_text=_("Or play exactly this many hands per match (1 to 50); 0 plays to the target."),
     )
     moon = models.CharField(max_length=8, choices=MoonOption.choices, default=MoonOption.ASK)
     duplicate_deals = models.BooleanField(
         default=True,
-        help_text="Every table of the same size in a round plays the same deals, seat for seat.",
+        help_text=_("Every table of the same size in a round plays the same deals, seat for seat."),
     )
     # The time control of every table's match (games/services/clocks.py), as in the lobby.
     decision_seconds = models.PositiveIntegerField(
@@ -97,21 +100,25 @@ class Tournament(models.Model):
             MinValueValidator(MIN_DECISION_SECONDS),
             MaxValueValidator(MAX_DECISION_SECONDS),
         ],
-        help_text="Seconds allowed for each decision (1 minute to 14 days); empty: untimed.",
+        help_text=_("Seconds allowed for each decision (1 minute to 14 days); empty: untimed."),
     )
     bank_seconds = models.PositiveIntegerField(
         default=0,
         validators=[MaxValueValidator(MAX_BANK_SECONDS)],
-        help_text="Each seat's bank of extra time, in seconds, and the most it may hold.",
+        help_text=_("Each seat's bank of extra time, in seconds, and the most it may hold."),
     )
     timeouts_to_leave = models.PositiveSmallIntegerField(
         default=2,
         validators=[MinValueValidator(1), MaxValueValidator(10)],
-        help_text="Timeouts in a row after which a bot plays the seat for the rest of the match.",
+        help_text=_(
+            "Timeouts in a row after which a bot plays the seat for the rest of the match."
+        ),
     )
     allow_vacation = models.BooleanField(
         default=False,
-        help_text="Players may pause their clocks in this tournament's matches while on vacation.",
+        help_text=_(
+            "Players may pause their clocks in this tournament's matches while on vacation."
+        ),
     )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True, editable=False)
@@ -189,9 +196,9 @@ class Entry(models.Model):
 
 
 class RoundStatus(models.TextChoices):
-    SEATED = "seated", "Seated"
-    RUNNING = "running", "Running"
-    CLOSED = "closed", "Closed"
+    SEATED = "seated", _("Seated")
+    RUNNING = "running", _("Running")
+    CLOSED = "closed", _("Closed")
 
 
 class Round(models.Model):
@@ -212,7 +219,7 @@ class Round(models.Model):
     deadline = models.DateTimeField(
         null=True,
         blank=True,
-        help_text="When it passes, bots finish every match still in play and the round closes.",
+        help_text=_("When it passes, bots finish every match still in play and the round closes."),
     )
 
     class Meta:

@@ -3,7 +3,9 @@
 The notifications (turn notices, digests) carry a link that stops them; the account's own
 notices (its address or its password changed) carry none, since nobody opts into them.
 
-Every message names matches and players only, never a card (R6.3).
+Every message names matches and players only, never a card (R6.3). Each is written in its
+recipient's language (`games.languages.language_of`), whatever the language of the request or
+task that sends it: subject and body alike are rendered under `translation.override`.
 """
 
 from django.conf import settings
@@ -13,7 +15,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
+from django.utils.translation import gettext, ngettext, override
 
+from games.languages import language_of
 from games.models import Seat, display_name_of
 from games.names import one_line
 
@@ -111,25 +115,27 @@ def send_address_changed(user, old_address: str) -> None:
 
     The notice does not name the new address.
     """
-    _send_account_notice(
-        user,
-        "address_changed",
-        "The e-mail address of your Hearts account has changed",
-        old_address,
-        removed=not user.email,
-        profile_url=absolute(reverse("profile")),
-    )
+    with override(language_of(user)):
+        _send_account_notice(
+            user,
+            "address_changed",
+            gettext("The e-mail address of your Hearts account has changed"),
+            old_address,
+            removed=not user.email,
+            profile_url=absolute(reverse("profile")),
+        )
 
 
 def send_password_changed(user) -> None:
     """Tell the account's address that its password has just changed (or been reset)."""
-    _send_account_notice(
-        user,
-        "password_changed",
-        "The password of your Hearts account has changed",
-        user.email,
-        reset_url=absolute(reverse("password_reset")),
-    )
+    with override(language_of(user)):
+        _send_account_notice(
+            user,
+            "password_changed",
+            gettext("The password of your Hearts account has changed"),
+            user.email,
+            reset_url=absolute(reverse("password_reset")),
+        )
 
 
 def send_password_reset(user, token: str) -> None:
@@ -140,8 +146,9 @@ def send_password_reset(user, token: str) -> None:
         "username": user.get_username(),
         "reset_url": absolute(reverse("password_reset_confirm", args=[uid, token])),
     }
-    subject = render_to_string("registration/password_reset_subject.txt", context)
-    body = render_to_string("registration/password_reset_email.txt", context)
+    with override(language_of(user)):
+        subject = render_to_string("registration/password_reset_subject.txt", context)
+        body = render_to_string("registration/password_reset_email.txt", context)
     # A subject must be one line, whatever the template ends with.
     EmailMultiAlternatives(" ".join(subject.split()), body, to=[user.email]).send()
 
@@ -149,27 +156,37 @@ def send_password_reset(user, token: str) -> None:
 def send_turn_notice(user, seat: Seat) -> None:
     """Tell the user a match waits for their move."""
     match = seat.match
-    send(
-        user,
-        "turn_notice",
-        f"Your turn in match {match.pk}",
-        {"match": match_summary(seat)},
-    )
+    with override(language_of(user)):
+        send(
+            user,
+            "turn_notice",
+            gettext("Your turn in match %(match)s") % {"match": match.pk},
+            {"match": match_summary(seat)},
+        )
 
 
 def send_digest(user, seats: list[Seat]) -> None:
     """List for the user every match that waits for them."""
     count = len(seats)
-    subject = "A match is waiting for you" if count == 1 else f"{count} matches are waiting for you"
-    send(user, "digest", subject, {"matches": [match_summary(seat) for seat in seats]})
+    with override(language_of(user)):
+        subject = ngettext(
+            "A match is waiting for you", "%(count)d matches are waiting for you", count
+        ) % {"count": count}
+        send(user, "digest", subject, {"matches": [match_summary(seat) for seat in seats]})
 
 
 def send_reminder(user, seats: list[Seat]) -> None:
     """Remind the user that the deadline of each of these decisions is near."""
     count = len(seats)
-    subject = (
-        f"Your time in match {seats[0].match.pk} is running out"
-        if count == 1
-        else f"Your time is running out in {count} matches"
-    )
-    send(user, "reminder", subject, {"matches": [match_summary(seat) for seat in seats]})
+    with override(language_of(user)):
+        if count == 1:
+            subject = gettext("Your time in match %(match)s is running out") % {
+                "match": seats[0].match.pk
+            }
+        else:
+            subject = ngettext(
+                "Your time is running out in %(count)d match",
+                "Your time is running out in %(count)d matches",
+                count,
+            ) % {"count": count}
+        send(user, "reminder", subject, {"matches": [match_summary(seat) for seat in seats]})

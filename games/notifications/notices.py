@@ -8,43 +8,68 @@ never a card.
 
 import logging
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.dispatch import receiver
+from django.utils.translation import gettext, ngettext, override
 from django_tasks import task
 
+from games.languages import language_of
 from games.models import Match, NotificationSettings
 from games.notifications import mail
 from games.services.events import match_notice
 
 logger = logging.getLogger(__name__)
 
-SUBJECTS = {
-    "nudge": "{by} is waiting for your move in match {match}",
-    "expired": "Match {match} did not fill and has been closed",
-}
+KINDS = ("nudge", "expired")
+
+
+def _words(kind: str, by: str, match_id: int) -> tuple[str, str]:
+    """Return the subject and the text of a notice, in the active language."""
+    if kind == "nudge":
+        return (
+            gettext("%(by)s is waiting for your move in match %(match)s")
+            % {"by": by, "match": match_id},
+            gettext("%(by)s nudged you: match %(match)s waits for your move.")
+            % {"by": by, "match": match_id},
+        )
+    days = settings.OPEN_MATCH_EXPIRY_DAYS
+    return (
+        gettext("Match %(match)s did not fill and has been closed") % {"match": match_id},
+        ngettext(
+            "Match %(match)s did not fill within %(days)d day and has been closed.",
+            "Match %(match)s did not fill within %(days)d days and has been closed.",
+            days,
+        )
+        % {"match": match_id, "days": days},
+    )
 
 
 @task()
 def send_match_notice(user_id: int, match_id: int, kind: str, text: str, by: str = "") -> bool:
-    """E-mail one player a notice about a match, if they still want turn e-mails."""
+    """E-mail one player a notice about a match, if they still want turn e-mails.
+
+    The e-mail says it in the player's language; `text` is the words others heard live.
+    """
     wanted = NotificationSettings.objects.filter(
         user_id=user_id, turn_emails=True, user__is_active=True
     ).exclude(user__email="")
-    if kind not in SUBJECTS or not wanted.exists():
+    if kind not in KINDS or not wanted.exists():
         return False
     user = get_user_model().objects.get(pk=user_id)
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         return False
-    context = {
-        "kind": kind,
-        "text": text,
-        "by": by,
-        "match_id": match_id,
-        "url": mail.absolute(match.get_absolute_url()),
-    }
-    subject = SUBJECTS[kind].format(by=by, match=match_id)
-    mail.send(user, "match_notice", subject, context)
+    with override(language_of(user)):
+        subject, words = _words(kind, by, match_id)
+        context = {
+            "kind": kind,
+            "text": words,
+            "by": by,
+            "match_id": match_id,
+            "url": mail.absolute(match.get_absolute_url()),
+        }
+        mail.send(user, "match_notice", subject, context)
     return True
 
 

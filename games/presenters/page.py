@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from django.conf import settings
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext_lazy
 
 from games import clock, engine
 from games.access import is_sealed
@@ -32,7 +33,7 @@ from .table import (
 from .tricks import last_trick
 from .variants import variant_facts
 
-SEALED_WORDS = (
+SEALED_WORDS = gettext_lazy(
     "Other tables of this round are playing the same deals: the cards played here stay hidden "
     "from spectators until the round is closed."
 )
@@ -84,7 +85,9 @@ def match_context(
         "result": result,
         # Built only if a template shows it: most moves do not redraw the score sheet.
         "sheet": SimpleLazyObject(lambda: score_sheet(match, around, lines)),
-        "announcement": SEALED_WORDS if sealed else announcement(view, by_pos, me, summary, result),
+        "announcement": str(SEALED_WORDS)
+        if sealed
+        else announcement(view, by_pos, me, summary, result),
         "sealed": sealed,
         # Its commitment, and a link to check every deal once the secret is shown: drawn in
         # the heading, which a move's answer draws only once the match is over.

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.urls import reverse
+from django.utils.translation import ngettext
 
 from games.models import (
     BotLevel,
@@ -169,11 +170,19 @@ def rating_chart(history: Sequence[tuple[int, int]]) -> RatingChart | None:
 
     step = max(100, math.ceil((high - low) / 4 / 100) * 100)
     x_step = max(1, math.ceil(last / 8))
-    desc = (
-        f"Rating after each of {last} rated match{'es' if last != 1 else ''}: "
-        f"from {start} at the start to {ratings[-1]} now; highest {max(ratings)}, "
-        f"lowest {min(ratings)}."
-    )
+    desc = ngettext(
+        "Rating after each of %(count)d rated match: from %(start)s at the start to %(now)s "
+        "now; highest %(high)s, lowest %(low)s.",
+        "Rating after each of %(count)d rated matches: from %(start)s at the start to %(now)s "
+        "now; highest %(high)s, lowest %(low)s.",
+        last,
+    ) % {
+        "count": last,
+        "start": start,
+        "now": ratings[-1],
+        "high": max(ratings),
+        "low": min(ratings),
+    }
     return RatingChart(
         width=width,
         height=height,
@@ -248,4 +257,4 @@ def player_context(competitor: Competitor | None, viewer) -> dict:
 def bot_levels() -> list[tuple[str, str, Competitor | None]]:
     """Return each bot level (value, label) with its competitor row, if it has played."""
     rows = {c.bot_level: c for c in Competitor.objects.filter(user__isnull=True)}
-    return [(value, label, rows.get(value)) for value, label in BotLevel.choices]
+    return [(value, str(label), rows.get(value)) for value, label in BotLevel.choices]

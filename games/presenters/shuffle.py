@@ -10,17 +10,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from games import engine
 from games.access import deals_revealed
 from games.engine import shuffle
 from games.models import Hand, Match, Seat
 
-NOT_COMMITTED = (
+NOT_COMMITTED = gettext_lazy(
     "This match was dealt before shuffles were committed: its deals came from a seed nobody "
     "saw before play, so they cannot be verified."
 )
-NOT_OVER = "The secret is shown once the match is over; until then, only its commitment."
-GROUP_NOT_OVER = (
+NOT_OVER = gettext_lazy(
+    "The secret is shown once the match is over; until then, only its commitment."
+)
+GROUP_NOT_OVER = gettext_lazy(
     "This match is over, but other tables are playing its deals: the secret is shown once "
     "every one of them is over."
 )
@@ -57,9 +61,9 @@ def shuffle_summary(match: Match) -> ShuffleSummary:
 def require_revealed(match: Match) -> None:
     """Refuse, saying why, unless the match's secret may be shown now."""
     if not match.has_secret:
-        raise NotRevealed(NOT_COMMITTED, committed=False)
+        raise NotRevealed(str(NOT_COMMITTED), committed=False)
     if not deals_revealed(match):
-        raise NotRevealed(NOT_OVER if not match.is_over else GROUP_NOT_OVER, committed=True)
+        raise NotRevealed(str(NOT_OVER if not match.is_over else GROUP_NOT_OVER), committed=True)
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ Only public facts: who sits where, who must act, final totals. No card ever come
 from dataclasses import dataclass
 
 from django.db.models import Prefetch
+from django.utils.translation import gettext
 
 from games.access import sees_sealed_cards, shared_deal_groups
 from games.models import (
@@ -49,18 +50,25 @@ def table_status(match: Match | None, seats: list[Seat], *, sealed: bool = False
     that names the holder of the 2♣ in deals other tables are playing.
     """
     if match is None:
-        return "Not started"
+        return gettext("Not started")
     if match.status == MatchStatus.FINISHED:
         winners = [s for s in seats if s.rank == 1]
-        names = " and ".join(f"{s.name} ({s.final_total})" for s in winners)
-        return f"Finished, hand {match.hand_no}: won by {names}"
+        names = gettext(" and ").join(f"{s.name} ({s.final_total})" for s in winners)
+        return gettext("Finished, hand %(hand)s: won by %(names)s") % {
+            "hand": match.hand_no,
+            "names": names,
+        }
     if match.status == MatchStatus.ABANDONED:
-        return "Abandoned"
+        return gettext("Abandoned")
     if sealed:
-        return f"In play, hand {match.hand_no}"
+        return gettext("In play, hand %(hand)s") % {"hand": match.hand_no}
     to_act = [s.name for s in seats if s.to_act]
-    waiting = f"to act: {', '.join(to_act)}" if to_act else "bots to move"
-    return f"In play, hand {match.hand_no}; {waiting}"
+    if to_act:
+        return gettext("In play, hand %(hand)s; to act: %(names)s") % {
+            "hand": match.hand_no,
+            "names": ", ".join(to_act),
+        }
+    return gettext("In play, hand %(hand)s; bots to move") % {"hand": match.hand_no}
 
 
 def round_lines(tournament: Tournament, viewer=None) -> list[RoundLine]:
@@ -109,7 +117,7 @@ def standings_context(tournament: Tournament) -> dict:
     lines: list[Line] = standings_of(tournament)
     return {
         "standings": lines,
-        "tie_breaks": TIE_BREAKS,
+        "tie_breaks": [gettext(rule) for rule in TIE_BREAKS],
         "duplicate": tournament.duplicate_deals,
     }
 

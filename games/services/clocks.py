@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.utils.translation import gettext
+
 from games.models import Match, Seat
 from games.models.matches import MAX_BANK_SECONDS, MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
 from games.models.profiles import away_until
@@ -50,12 +52,14 @@ def check_time_control(decision_seconds: int | None, bank_seconds: int) -> None:
     """Refuse a time control out of range: 1 minute to 14 days a decision, a bank to 30 days."""
     if decision_seconds is None:
         if bank_seconds:
-            raise BadInput("An untimed match has no bank of time: choose a time per decision.")
+            raise BadInput(
+                gettext("An untimed match has no bank of time: choose a time per decision.")
+            )
         return
     if not MIN_DECISION_SECONDS <= decision_seconds <= MAX_DECISION_SECONDS:
-        raise BadInput("Allow between 1 minute and 14 days for each decision.")
+        raise BadInput(gettext("Allow between 1 minute and 14 days for each decision."))
     if not 0 <= bank_seconds <= MAX_BANK_SECONDS:
-        raise BadInput("A bank of time holds at most 30 days.")
+        raise BadInput(gettext("A bank of time holds at most 30 days."))
 
 
 def allowance(match: Match) -> timedelta:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext
 
 from games import engine
 from games.models import BotLevel, Match, MatchStatus, Seat
@@ -49,7 +50,10 @@ class MatchOptions:
 def _check_bot_levels(levels: Sequence[str]) -> None:
     unknown = [level for level in levels if level not in BotLevel.values]
     if unknown:
-        raise BadInput(f"There is no bot level {unknown[0]!r}: choose easy, normal or strong.")
+        raise BadInput(
+            gettext("There is no bot level %(level)r: choose easy, normal or strong.")
+            % {"level": unknown[0]}
+        )
 
 
 def _check_open_matches(user) -> None:
@@ -64,7 +68,10 @@ def _check_open_matches(user) -> None:
     cap = settings.MAX_OPEN_MATCHES_PER_PLAYER
     if Seat.objects.filter(user=user, match__status=MatchStatus.OPEN).count() >= cap:
         raise TooManyOpen(
-            f"You may have at most {cap} open matches at once: start one, or leave one, first."
+            gettext(
+                "You may have at most %(cap)s open matches at once: start one, or leave one, first."
+            )
+            % {"cap": cap}
         )
 
 
@@ -88,7 +95,9 @@ def create_match(user, options: MatchOptions) -> Match:
     """Create a match with the creator in seat 0 and bots in the last `bots` seats."""
     rules = rules_for(options.players, options)
     if not 0 <= options.bots < options.players:
-        raise BadInput(f"Choose between 0 and {options.players - 1} bots.")
+        raise BadInput(
+            gettext("Choose between 0 and %(most)s bots.") % {"most": options.players - 1}
+        )
     clocks.check_time_control(options.decision_seconds, options.bank_seconds)
     _check_bot_levels(options.bot_levels)
     with write_transaction():
@@ -175,13 +184,13 @@ def start_seated_match(
 def _open_table(match_id: int) -> LockedTable:
     table = LockedTable.lock(match_id)
     if table.match.status != MatchStatus.OPEN:
-        raise Conflict("This match has already started.")
+        raise Conflict(gettext("This match has already started."))
     return table
 
 
 def _require_creator(table: LockedTable, user) -> None:
     if table.match.created_by_id != user.pk:
-        raise NotAllowed("Only the player who created this match can change its seats.")
+        raise NotAllowed(gettext("Only the player who created this match can change its seats."))
 
 
 def _start_if_full(table: LockedTable) -> None:
@@ -195,12 +204,12 @@ def join_match(user, match_id: int, invite_code: str = "") -> Changed:
     table = _open_table(match_id)
     match = table.match
     if table.seat_of(user) is not None:
-        raise Conflict("You already have a seat in this match.")
+        raise Conflict(gettext("You already have a seat in this match."))
     if match.is_private and not secrets.compare_digest(invite_code or "", match.invite_code):
-        raise NotAllowed("This match is private: you need its invite link to join.")
+        raise NotAllowed(gettext("This match is private: you need its invite link to join."))
     empty = [seat for seat in table.seats if seat.is_empty]
     if not empty:
-        raise Conflict("Every seat in this match is taken.")
+        raise Conflict(gettext("Every seat in this match is taken."))
     if len(empty) > 1:  # taking the last seat starts the match: no open match more
         _check_open_matches(user)
     seat = empty[0]
@@ -216,7 +225,7 @@ def leave_match(user, match_id: int) -> Changed:
     table = _open_table(match_id)
     seat = table.seat_of(user)
     if seat is None:
-        raise Conflict("You do not have a seat in this match.")
+        raise Conflict(gettext("You do not have a seat in this match."))
     if table.match.created_by_id == user.pk:
         table.match.status = MatchStatus.ABANDONED
     else:
@@ -237,7 +246,7 @@ def add_bot(
     if position is not None:
         empty = [seat for seat in empty if seat.position == position]
     if not empty:
-        raise Conflict("There is no empty seat for a bot there.")
+        raise Conflict(gettext("There is no empty seat for a bot there."))
     seat = empty[0]
     seat.controller = Seat.Controller.BOT
     seat.bot_name = BOT_NAMES[seat.position]
@@ -254,7 +263,7 @@ def remove_bot(user, match_id: int, position: int) -> Changed:
     _require_creator(table, user)
     seat = next((s for s in table.seats if s.position == position and s.is_bot), None)
     if seat is None:
-        raise BadInput("There is no bot in that seat.")
+        raise BadInput(gettext("There is no bot in that seat."))
     seat.controller = Seat.Controller.PERSON
     seat.bot_name = ""
     seat.save(update_fields=["controller", "bot_name"])

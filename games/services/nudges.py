@@ -14,6 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.utils.formats import date_format
+from django.utils.translation import gettext
+
 from games import clock
 from games.models import MatchStatus, Nudge, Seat, display_name_of
 from games.services import clocks
@@ -43,13 +46,15 @@ def _targets(table: LockedTable, nudger: Seat, now: datetime) -> list[Seat]:
     ]
     if not waiting:
         if nudger.to_act:
-            raise Conflict("The match waits only for you: there is nobody to nudge.")
-        raise Conflict("The match waits for no player now: there is nobody to nudge.")
+            raise Conflict(gettext("The match waits only for you: there is nobody to nudge."))
+        raise Conflict(gettext("The match waits for no player now: there is nobody to nudge."))
     present = [seat for seat in waiting if not clocks.is_paused_for(seat, table.match, now)]
     if not present:
         raise Conflict(
-            "Every player the match waits for is on vacation, their clock stopped: "
-            "there is nobody to nudge."
+            gettext(
+                "Every player the match waits for is on vacation, their clock stopped: "
+                "there is nobody to nudge."
+            )
         )
     return present
 
@@ -78,8 +83,11 @@ def nudge(user, match_id: int, now: datetime | None = None) -> Nudged:
         if allowed is not None:
             wait = max(1, int((allowed - now).total_seconds()))
             raise TooSoon(
-                f"You have nudged in this match in the last 24 hours: you may nudge again "
-                f"from {allowed:%-d %B, %H:%M} UTC.",
+                gettext(
+                    "You have nudged in this match in the last 24 hours: you may nudge again "
+                    "from %(when)s UTC."
+                )
+                % {"when": date_format(allowed, "j F, H:i")},
                 retry_after=wait,
             )
         targets = _targets(table, seat, now)

@@ -1,5 +1,7 @@
 """Moves during a match: pass, play, the moon choice, resigning."""
 
+from django.utils.translation import gettext
+
 from games import engine
 from games.models import Action, Match, MatchStatus, Seat, Table
 from games.services.errors import BadInput
@@ -43,7 +45,9 @@ def play_card(user, match_id: int, seen_version: int, card: str) -> Changed:
 def choose_moon(user, match_id: int, seen_version: int, option: str) -> Changed:
     """Choose what shooting the moon does: subtract 26 from you, or add 26 to the others (R4.3)."""
     if option not in ("subtract", "add"):
-        raise BadInput("Choose to subtract 26 from your total or add 26 to everyone else's.")
+        raise BadInput(
+            gettext("Choose to subtract 26 from your total or add 26 to everyone else's.")
+        )
     return _move(user, match_id, seen_version, lambda seat: engine.moon_decision(seat, option))
 
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.utils.formats import date_format
+from django.utils.translation import gettext, ngettext
 
 from games import clock
 from games.models import Match, MatchStatus
@@ -35,7 +37,7 @@ def expire_open_match(match_id: int, now: datetime | None = None) -> Changed:
         table = LockedTable.lock(match_id)
         match = table.match
         if match.status != MatchStatus.OPEN or match.created_at > _open_match_cutoff(now):
-            raise Conflict("This match is not an open match left unfilled too long.")
+            raise Conflict(gettext("This match is not an open match left unfilled too long."))
         match.status = MatchStatus.ABANDONED
         match.expired_at = now
         Match.objects.filter(pk=match.pk).update(expired_at=now)
@@ -84,26 +86,41 @@ def hand_over(user, match_id: int, position: int, now: datetime | None = None) -
         table.require_in_play()
         now = now or clock.now()
         if table.match.is_timed:
-            raise Conflict("This match is timed: its clock hands a silent seat to a bot by itself.")
+            raise Conflict(
+                gettext("This match is timed: its clock hands a silent seat to a bot by itself.")
+            )
         seat = next((s for s in table.seats if s.position == position), None)
         if seat is None:
-            raise BadInput("There is no such seat at this table.")
+            raise BadInput(gettext("There is no such seat at this table."))
         if seat.pk == mine.pk:
-            raise BadInput("That is your own seat: to leave the match, resign instead.")
+            raise BadInput(gettext("That is your own seat: to leave the match, resign instead."))
         if seat.is_bot or seat.resigned or seat.user_id is None:
-            raise Conflict("A bot already plays that seat.")
+            raise Conflict(gettext("A bot already plays that seat."))
         if not seat.to_act or seat.waiting_since is None:
             raise Conflict(
-                f"The match is not waiting for {seat.name}: only a seat the match waits on "
-                "can be handed over."
+                gettext(
+                    "The match is not waiting for %(name)s: only a seat the match waits on "
+                    "can be handed over."
+                )
+                % {"name": seat.name}
             )
         allowed = seat.waiting_since + timedelta(days=settings.SILENT_SEAT_DAYS)
         if allowed > now:
             silent = (now - seat.waiting_since).days
             raise Conflict(
-                f"{seat.name} has been silent for {silent} day{'s' if silent != 1 else ''}: "
-                f"a seat can be handed to a bot after {settings.SILENT_SEAT_DAYS} days "
-                f"without a move, from {allowed:%-d %B %Y, %H:%M} UTC."
+                ngettext(
+                    "%(name)s has been silent for %(silent)d day: a seat can be handed to a bot "
+                    "after %(days)d days without a move, from %(when)s UTC.",
+                    "%(name)s has been silent for %(silent)d days: a seat can be handed to a bot "
+                    "after %(days)d days without a move, from %(when)s UTC.",
+                    silent,
+                )
+                % {
+                    "name": seat.name,
+                    "silent": silent,
+                    "days": settings.SILENT_SEAT_DAYS,
+                    "when": date_format(allowed, "j F Y, H:i"),
+                }
             )
         # Marked as a seat left on time: its player is shown as gone, a strong bot plays it.
         seat.resigned = True

@@ -11,6 +11,8 @@ from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games import clock, engine
 from games.models import Action, BotLevel, Hand, Match, MatchStatus, ScoreLine, Seat
@@ -50,7 +52,7 @@ SEAT_CHANGES = [
 ]  # fmt: skip
 
 
-STALE_TABLE = "The table has changed since you last looked. Here it is as it stands now."
+STALE_TABLE = _("The table has changed since you last looked. Here it is as it stands now.")
 
 
 def decision_value(decision: dict) -> tuple[str, str]:
@@ -110,7 +112,7 @@ class LockedTable:
         """
         match = Match.objects.select_for_update(of=("self",)).filter(pk=match_id).first()
         if match is None:
-            raise NotFound("There is no such match.")
+            raise NotFound(gettext("There is no such match."))
         seats = list(
             Seat.objects.filter(match=match).select_related("user__profile").order_by("position")
         )
@@ -139,15 +141,15 @@ class LockedTable:
         """Return the user's seat, or refuse: only seated players act."""
         seat = self.seat_of(user)
         if seat is None:
-            raise NotAllowed("You are not playing in this match.")
+            raise NotAllowed(gettext("You are not playing in this match."))
         return seat
 
     def require_in_play(self) -> None:
         """Refuse any move unless the match is being played."""
         if self.match.status == MatchStatus.OPEN:
-            raise Conflict("The match has not started yet.")
+            raise Conflict(gettext("The match has not started yet."))
         if self.match.is_over:
-            raise Conflict("This match is over: no more moves can be made.")
+            raise Conflict(gettext("This match is over: no more moves can be made."))
 
     def check_version(self, seen: int, seat: Seat, decision: dict) -> bool:
         """Refuse a move made on an old table; say True if it is an exact repeat already applied.
@@ -170,7 +172,7 @@ class LockedTable:
         ).exists()
         if repeated:
             return True
-        raise StaleVersion(STALE_TABLE)
+        raise StaleVersion(str(STALE_TABLE))
 
     def _check_pass(self, seen: int, seat: Seat, value: str) -> bool:
         """Accept a pass made on an older table if only other seats' passes came since.
@@ -181,7 +183,7 @@ class LockedTable:
         """
         hand_id = self.match.current_hand_id
         if seen > self.match.version or hand_id is None:
-            raise StaleVersion(STALE_TABLE)
+            raise StaleVersion(str(STALE_TABLE))
         repeated = Action.objects.filter(
             hand_id=hand_id,
             version__gt=seen,
@@ -195,7 +197,7 @@ class LockedTable:
         since = Action.objects.filter(match=self.match, version__gt=seen)
         others_passes = Q(hand_id=hand_id, kind=Action.Kind.PASS) & ~Q(seat=seat.position)
         if since.exclude(others_passes).exists():
-            raise StaleVersion(STALE_TABLE)
+            raise StaleVersion(str(STALE_TABLE))
         return False
 
     # ----- changing the match -----
@@ -210,7 +212,9 @@ class LockedTable:
             if decision["type"] == "play" and game.phase == engine.PLAYING:
                 # The engine counts seats from 0; a player knows the others by name.
                 who = self.seats[game.turn].name
-                raise Conflict(f"It is not your turn: {who} plays next.", error.rule) from None
+                raise Conflict(
+                    gettext("It is not your turn: %(name)s plays next.") % {"name": who}, error.rule
+                ) from None
             raise from_engine(error) from None
         except engine.EngineError as error:
             raise from_engine(error) from None

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
 from games import clock
 from games.models import Action, MatchStatus, Seat
 from games.services.errors import Conflict, NotFound
 from games.services.table import TIMEOUT_BOT, Changed, LockedTable
 from games.services.writes import write_transaction
 
-ALREADY_DECIDED = "That decision has already been made: nothing timed out."
+ALREADY_DECIDED = _("That decision has already been made: nothing timed out.")
 
 
 def time_out(
@@ -32,7 +35,7 @@ def time_out(
         table = LockedTable.lock(match_id)
         seats = [s for s in table.seats if s.position == position]
         if not seats:
-            raise NotFound("There is no such seat.")
+            raise NotFound(gettext("There is no such seat."))
         seat = seats[0]
         now = now or clock.now()
         if (
@@ -41,7 +44,7 @@ def time_out(
             or seat.deadline != deadline
             or deadline > now
         ):
-            raise Conflict(ALREADY_DECIDED)
+            raise Conflict(str(ALREADY_DECIDED))
         state = table.game
         table.apply(TIMEOUT_BOT.choose(state.view(position)), Action.Actor.TIMEOUT)
         seat.timeouts_in_a_row += 1

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.utils.formats import date_format
+from django.utils.translation import gettext, ngettext
 
 from games import clock
 from games.models import MatchStatus, Profile, Seat
@@ -70,7 +72,9 @@ def state_of(user, now: datetime | None = None) -> VacationState:
 def _locked_profile(user) -> Profile:
     found = Profile.objects.select_for_update().select_related("user").filter(user=user).first()
     if found is None:
-        raise Conflict("Your account has no profile yet: open your profile page once first.")
+        raise Conflict(
+            gettext("Your account has no profile yet: open your profile page once first.")
+        )
     return found
 
 
@@ -113,21 +117,27 @@ def take_vacation(user, days: int, now: datetime | None = None) -> VacationState
     while a vacation is already under way.
     """
     if days < 1:
-        raise BadInput("Take at least one day of vacation.")
+        raise BadInput(gettext("Take at least one day of vacation."))
     with write_transaction():
         profile = _locked_profile(user)
         now = now or clock.now()
         _count(profile, now)
         if profile.away_until is not None:
             raise Conflict(
-                f"You are already on vacation until {profile.away_until:%-d %B %Y, %H:%M} UTC: "
-                "end it before taking another."
+                gettext(
+                    "You are already on vacation until %(when)s UTC: end it before taking another."
+                )
+                % {"when": date_format(profile.away_until, "j F Y, H:i")}
             )
         if days > profile.vacation_days:
             have = profile.vacation_days
             raise BadInput(
-                f"You have {have} day{'s' if have != 1 else ''} of vacation left: "
-                f"you cannot take {days}."
+                ngettext(
+                    "You have %(have)d day of vacation left: you cannot take %(days)d.",
+                    "You have %(have)d days of vacation left: you cannot take %(days)d.",
+                    have,
+                )
+                % {"have": have, "days": days}
             )
         profile.vacation_days -= days
         profile.away_since = now
@@ -148,7 +158,7 @@ def end_vacation(user, now: datetime | None = None, *, early: bool = True) -> Va
         now = now or clock.now()
         _count(profile, now)
         if profile.away_until is None:
-            raise Conflict("You are not on vacation.")
+            raise Conflict(gettext("You are not on vacation."))
         if early and profile.away_until > now:
             unused = int((profile.away_until - now) / DAY)
             profile.vacation_days = min(MOST_DAYS, profile.vacation_days + unused)

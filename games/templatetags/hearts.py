@@ -10,6 +10,7 @@ from functools import cache
 from django import template
 from django.utils import timezone
 from django.utils.timesince import timesince
+from django.utils.translation import gettext, ngettext, pgettext
 
 from games import clock, engine
 
@@ -40,7 +41,7 @@ def waited(since: datetime | None) -> str:
         return ""
     now = timezone.now()
     if now - since < timedelta(minutes=1):
-        return "less than a minute"
+        return gettext("less than a minute")
     return timesince(since, now)
 
 
@@ -50,13 +51,17 @@ def duration_words(seconds: float) -> str:
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
     minutes, secs = divmod(rest, 60)
+    day_words = ngettext("%(count)d day", "%(count)d days", days) % {"count": days}
+    hour_words = gettext("%(count)d h") % {"count": hours}
+    minute_words = gettext("%(count)d min") % {"count": minutes}
+    second_words = gettext("%(count)d s") % {"count": secs}
     if days:
-        return f"{days} day{'s' if days != 1 else ''}" + (f" {hours} h" if hours else "")
+        return day_words + (f" {hour_words}" if hours else "")
     if hours:
-        return f"{hours} h" + (f" {minutes} min" if minutes else "")
+        return hour_words + (f" {minute_words}" if minutes else "")
     if minutes:
-        return f"{minutes} min" + (f" {secs} s" if secs and minutes < 10 else "")
-    return f"{secs} s"
+        return minute_words + (f" {second_words}" if secs and minutes < 10 else "")
+    return second_words
 
 
 @register.filter
@@ -73,7 +78,9 @@ def time_left(deadline: datetime | None) -> str:
     if deadline is None:
         return ""
     left = seconds_left(deadline)
-    return f"{duration_words(left)} left" if left else "time is up"
+    if not left:
+        return gettext("time is up")
+    return gettext("%(time)s left") % {"time": duration_words(left)}
 
 
 @register.filter
@@ -88,5 +95,13 @@ def ordinal(value: int | None) -> str:
     if value is None:
         return ""
     teens = 10 <= value % 100 <= 20
-    suffix = "th" if teens else {1: "st", 2: "nd", 3: "rd"}.get(value % 10, "th")
-    return f"{value}{suffix}"
+    last = 0 if teens else value % 10
+    if last == 1:
+        words = pgettext("ordinal", "%(number)dst")
+    elif last == 2:
+        words = pgettext("ordinal", "%(number)dnd")
+    elif last == 3:
+        words = pgettext("ordinal", "%(number)drd")
+    else:
+        words = pgettext("ordinal", "%(number)dth")
+    return words % {"number": value}

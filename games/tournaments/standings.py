@@ -21,13 +21,26 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+
+def gettext_noop(message: str) -> str:
+    """Mark a message for the site's translation catalogues (makemessages looks for this name)
+    and return it unchanged: this module imports nothing from Django, the page that shows the
+    message translates it."""
+    return message
+
+
 TIE_BREAKS: tuple[str, ...] = (
-    "Placement points, higher first: at each table the winner scores 1 and the last place 0, "
-    "the places between evenly spaced, and tied players share the places they span.",
-    "Matchpoint percentage, higher first: with duplicate deals, the share of comparisons won "
-    "against players who held the same cards at other tables (no comparison counts as 50%).",
-    "Rounds played, more first.",
-    "Total points, lower first.",
+    gettext_noop(
+        "Placement points, higher first: at each table the winner scores 1 and the last place "
+        "0, the places between evenly spaced, and tied players share the places they span."
+    ),
+    gettext_noop(
+        "Matchpoint percentage, higher first: with duplicate deals, the share of comparisons "
+        "won against players who held the same cards at other tables (no comparison counts "
+        "as 50%)."
+    ),
+    gettext_noop("Rounds played, more first."),
+    gettext_noop("Total points, lower first."),
 )
 
 HALF = Fraction(1, 2)

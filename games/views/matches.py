@@ -17,6 +17,7 @@ from django.http import Http404, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -53,7 +54,7 @@ def _watched(request: HtmxHttpRequest, match: Match | None) -> Match:
     must not tell an outsider that it exists.
     """
     if match is None or not may_view(request.user, match):
-        raise Http404("There is no such match.")
+        raise Http404(gettext("There is no such match."))
     return match
 
 
@@ -263,7 +264,7 @@ def resign(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         pk,
         forms.Form(request.POST),
         lambda data: services.resign(request.user, pk),
-        done="You have left this match; a bot plays your seat from now on.",
+        done=gettext("You have left this match; a bot plays your seat from now on."),
     )
 
 
@@ -278,7 +279,7 @@ def join(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         pk,
         form,
         lambda data: services.join_match(request.user, pk, data["invite_code"]),
-        done="You have joined this match.",
+        done=gettext("You have joined this match."),
     )
 
 
@@ -294,8 +295,10 @@ def leave(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _refused(
             request, viewable_match_or_404(request.user, pk), refusal.message, refusal.status
         )
-    gone = "You have cancelled the match." if match.created_by_id == request.user.pk else None
-    messages.success(request, gone or "You have left the match.")
+    gone = (
+        gettext("You have cancelled the match.") if match.created_by_id == request.user.pk else None
+    )
+    messages.success(request, gone or gettext("You have left the match."))
     return redirect("lobby")
 
 
@@ -360,7 +363,7 @@ def nudge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         if isinstance(refusal, TooSoon):
             response["Retry-After"] = str(refusal.retry_after)
         return response
-    done = f"You nudged {' and '.join(nudged.names)}."
+    done = gettext("You nudged %(names)s.") % {"names": gettext(" and ").join(nudged.names)}
     if request.htmx:
         return _nudge_answer(done, 200)
     messages.success(request, done)

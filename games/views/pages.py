@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services
@@ -104,7 +105,9 @@ def create_match(request: AuthenticatedHttpRequest) -> HttpResponse:
         form.add_error(None, refusal.message)
         return _lobby(request, form, status=refusal.status)
     if match.status == MatchStatus.OPEN:
-        messages.success(request, "Your match is open: invite players, add bots, or start it.")
+        messages.success(
+            request, gettext("Your match is open: invite players, add bots, or start it.")
+        )
     return redirect(match)
 
 
@@ -116,7 +119,9 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
     if match.status != MatchStatus.OPEN or holds_seat(request.user, match):
         if not may_view(request.user, match):
             # An invite opens a private match only until it starts.
-            raise Http404("This match has already started: its invite link no longer opens it.")
+            raise Http404(
+                gettext("This match has already started: its invite link no longer opens it.")
+            )
         return redirect(match)
     context = {
         "match": match,

@@ -6,6 +6,8 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from games.models import BotLevel, Competitor, TableSizeStats, display_name_of
@@ -13,7 +15,7 @@ from games.presenters import players
 
 LEADERBOARD_PAGE = 50
 TABLE_SIZES = range(3, 8)
-BAD_FILTER = "Choose a table size from 3 to 7 players, or all table sizes."
+BAD_FILTER = _("Choose a table size from 3 to 7 players, or all table sizes.")
 
 
 @require_GET
@@ -28,7 +30,7 @@ def player_page(request: HttpRequest, name: str) -> HttpResponse:
         .first()
     )
     if user is None or not user.is_active:
-        raise Http404("There is no player of that name.")
+        raise Http404(gettext("There is no player of that name."))
     competitor = Competitor.objects.filter(user=user).first()
     context = {
         "nav": "leaderboard",
@@ -43,11 +45,11 @@ def player_page(request: HttpRequest, name: str) -> HttpResponse:
 def bot_page(request: HttpRequest, level: str) -> HttpResponse:
     """Show one bot level's record: every bot of that level counts as one player."""
     if level not in BotLevel.values:
-        raise Http404("There is no bot level of that name.")
+        raise Http404(gettext("There is no bot level of that name."))
     competitor = Competitor.objects.filter(bot_level=level).first()
     context = {
         "nav": "leaderboard",
-        "name": f"{BotLevel(level).label} bots",
+        "name": gettext("%(label)s bots") % {"label": BotLevel(level).label},
         "is_bot": True,
         **players.player_context(competitor, request.user),
     }

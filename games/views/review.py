@@ -9,6 +9,7 @@ is for its players once it is over and for everyone once the match's deals are r
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -30,9 +31,11 @@ def tricks_so_far(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     me = viewer_seat(seats, request.user)
     view = engine_view(match, me)
     if view is None or match.status == MatchStatus.OPEN:
-        raise Http404("This match has not started: no card has been played yet.")
+        raise Http404(gettext("This match has not started: no card has been played yet."))
     if me is None and is_sealed(request.user, match, seats):
-        raise Http404("Other tables are playing the same deals: its tricks are hidden for now.")
+        raise Http404(
+            gettext("Other tables are playing the same deals: its tricks are hidden for now.")
+        )
     context = {"match": match, "view": view, **hand_so_far(seats, me, view)}
     return render(request, "games/tricks.html", context)
 
@@ -52,12 +55,14 @@ def hand_review(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     hand = Hand.objects.filter(match=match, number=number).first()
     seats = load_seats(match)
     if hand is None or not may_see_hand_record(request.user, match, hand, seats):
-        raise Http404("There is no such hand to look at, or not yet.")
+        raise Http404(gettext("There is no such hand to look at, or not yet."))
     me = viewer_seat(seats, request.user)
     try:
         frame = replay_frame(match, hand, seats, me, _step(request))
     except engine.EngineError as exc:  # a log that breaks the rules cannot be shown as played
-        raise Http404(f"This hand's record cannot be replayed: {exc}") from exc
+        raise Http404(
+            gettext("This hand's record cannot be replayed: %(reason)s") % {"reason": exc}
+        ) from exc
     context = {"match": match, "hand": hand, **frame}
     if request.htmx:
         return render(request, "games/hand_review.html#replay", context)

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from games.models import Tournament, TournamentStatus
@@ -22,7 +23,7 @@ def _visible(request: HttpRequest, slug: str) -> Tournament:
     """Return the tournament; a draft is shown to staff only, and is a 404 to anyone else."""
     tournament = get_object_or_404(Tournament, slug=slug)
     if tournament.status == TournamentStatus.DRAFT and not request.user.is_staff:
-        raise Http404("There is no such tournament.")
+        raise Http404(gettext("There is no such tournament."))
     return tournament
 
 
@@ -33,13 +34,14 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     groups = [
         (label, [t for t in tournaments if t.status == status])
         for status, label in (
-            (TournamentStatus.REGISTRATION, "Open for registration"),
-            (TournamentStatus.RUNNING, "Running"),
-            (TournamentStatus.FINISHED, "Finished"),
+            (TournamentStatus.REGISTRATION, gettext("Open for registration")),
+            (TournamentStatus.RUNNING, gettext("Running")),
+            (TournamentStatus.FINISHED, gettext("Finished")),
         )
     ]
     if request.user.is_staff:
-        groups.insert(0, ("Drafts (staff only)", [t for t in tournaments if t.status == "draft"]))
+        drafts = [t for t in tournaments if t.status == "draft"]
+        groups.insert(0, (gettext("Drafts (staff only)"), drafts))
     return render(request, "games/tournament_list.html", {"nav": "tournaments", "groups": groups})
 
 
@@ -62,7 +64,7 @@ def _act(request: HttpRequest, slug: str, service, done: str) -> HttpResponse:
     except ActionRefused as refusal:
         tournament.refresh_from_db()
         return _page(request, tournament, status=refusal.status, error=refusal.message)
-    messages.success(request, done.format(name=tournament.name))
+    messages.success(request, done % {"name": tournament.name})
     return redirect(tournament)
 
 
@@ -70,11 +72,11 @@ def _act(request: HttpRequest, slug: str, service, done: str) -> HttpResponse:
 @require_POST
 def register(request: HttpRequest, slug: str) -> HttpResponse:
     """Enter the signed-in player in the tournament while registration is open."""
-    return _act(request, slug, tours.register, "You are registered for {name}.")
+    return _act(request, slug, tours.register, gettext("You are registered for %(name)s."))
 
 
 @login_required
 @require_POST
 def withdraw(request: HttpRequest, slug: str) -> HttpResponse:
     """Withdraw the signed-in player while registration is open."""
-    return _act(request, slug, tours.withdraw, "You have withdrawn from {name}.")
+    return _act(request, slug, tours.withdraw, gettext("You have withdrawn from %(name)s."))

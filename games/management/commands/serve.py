@@ -1,4 +1,5 @@
-"""Set up the database and static files, then serve the site with daphne beside the worker.
+"""Compile the translations, set up the database and static files, then serve the site with
+daphne beside the worker.
 
 The site is served as a club would run it: Django's debug mode off (the site's own error pages,
 never the debug page that lists every address), a secret key made once and kept beside the
@@ -144,8 +145,8 @@ def served_env(
 
 class Command(BaseCommand):
     help = (
-        "Migrate, collect static files, create demo accounts, and serve with daphne "
-        "beside the background worker."
+        "Compile the translations, migrate, collect static files, create demo accounts, and "
+        "serve with daphne beside the background worker."
     )
 
     def add_arguments(self, parser) -> None:
@@ -159,6 +160,7 @@ class Command(BaseCommand):
     def handle(self, *args, host: str, port: int, no_demo: bool, debug: bool, **options) -> None:
         secret_file = Path(os.environ.get("SECRET_KEY_FILE", settings.BASE_DIR / ".secret-key"))
         env = served_env(host, port, debug=debug, secret_file=secret_file, base=os.environ)
+        call_command("compiletranslations", verbosity=0)
         call_command("migrate", interactive=False, verbosity=0)
         # Static files are collected as the servers will look for them: hashed names and a
         # manifest when debug mode is off (settings.STORAGES).

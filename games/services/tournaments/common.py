@@ -2,6 +2,8 @@
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from games.models import (
     Entry,
     Round,
@@ -18,7 +20,7 @@ def lock(tournament_id: int) -> Tournament:
     try:
         return Tournament.objects.select_for_update().get(pk=tournament_id)
     except Tournament.DoesNotExist:
-        raise NotFound("There is no such tournament.") from None
+        raise NotFound(gettext("There is no such tournament.")) from None
 
 
 def last_round(tournament: Tournament) -> Round | None:

@@ -1,5 +1,7 @@
 """Registration: staff open and close it; players register and withdraw while it is open."""
 
+from django.utils.translation import gettext
+
 from games.models import (
     Entry,
     MatchStatus,
@@ -20,11 +22,16 @@ def open_registration(tournament_id: int) -> Tournament:
     tournament = lock(tournament_id)
     if tournament.status in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
         raise Conflict(
-            f"{tournament.name} is {tournament.get_status_display().lower()}: "
-            "registration can no longer open. Add entrants in the admin instead."
+            gettext(
+                "%(name)s is %(status)s: registration can no longer open. Add entrants in the "
+                "admin instead."
+            )
+            % {"name": tournament.name, "status": tournament.get_status_display().lower()}
         )
     if tournament.registration_open:
-        raise Conflict(f"Registration for {tournament.name} is already open.")
+        raise Conflict(
+            gettext("Registration for %(name)s is already open.") % {"name": tournament.name}
+        )
     tournament.status = TournamentStatus.REGISTRATION
     tournament.registration_open = True
     tournament.save(update_fields=["status", "registration_open"])
@@ -36,7 +43,9 @@ def close_registration(tournament_id: int) -> Tournament:
     """Stop players registering or withdrawing on the site."""
     tournament = lock(tournament_id)
     if not tournament.registration_open:
-        raise Conflict(f"Registration for {tournament.name} is not open.")
+        raise Conflict(
+            gettext("Registration for %(name)s is not open.") % {"name": tournament.name}
+        )
     tournament.registration_open = False
     tournament.save(update_fields=["registration_open"])
     return tournament
@@ -45,9 +54,9 @@ def close_registration(tournament_id: int) -> Tournament:
 def _open_for_players(tournament_id: int) -> Tournament:
     tournament = lock(tournament_id)
     if tournament.status == TournamentStatus.DRAFT:
-        raise NotFound("There is no such tournament.")
+        raise NotFound(gettext("There is no such tournament."))
     if not tournament.registration_open:
-        raise Conflict(f"Registration for {tournament.name} is closed.")
+        raise Conflict(gettext("Registration for %(name)s is closed.") % {"name": tournament.name})
     return tournament
 
 
@@ -57,7 +66,9 @@ def register(user, tournament_id: int) -> Entry:
     tournament = _open_for_players(tournament_id)
     entry = Entry.objects.filter(tournament=tournament, user=user).first()
     if entry is not None and not entry.withdrawn:
-        raise Conflict(f"You are already registered for {tournament.name}.")
+        raise Conflict(
+            gettext("You are already registered for %(name)s.") % {"name": tournament.name}
+        )
     if entry is None:
         return Entry.objects.create(tournament=tournament, user=user)
     entry.withdrawn = False
@@ -71,7 +82,7 @@ def withdraw(user, tournament_id: int) -> Entry:
     tournament = _open_for_players(tournament_id)
     entry = Entry.objects.filter(tournament=tournament, user=user, withdrawn=False).first()
     if entry is None:
-        raise Conflict(f"You are not registered for {tournament.name}.")
+        raise Conflict(gettext("You are not registered for %(name)s.") % {"name": tournament.name})
     entry.withdrawn = True
     entry.save(update_fields=["withdrawn"])
     return entry

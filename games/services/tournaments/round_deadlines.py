@@ -28,6 +28,7 @@ from enum import Enum
 from django.conf import settings
 from django.db import transaction
 from django.dispatch import Signal
+from django.utils.translation import gettext, gettext_lazy
 
 from games import clock
 from games.models import (
@@ -60,8 +61,8 @@ round_deadline_set = Signal()
 # More decisions than any match can hold: a guard against a table that never moves, never met.
 MOST_DECISIONS = 20000
 
-NOT_DUE = "The round's deadline has not passed, or has changed: nothing was finished."
-ROUND_NOT_RUNNING = "This round is not being played: there is nothing to finish."
+NOT_DUE = gettext_lazy("The round's deadline has not passed, or has changed: nothing was finished.")
+ROUND_NOT_RUNNING = gettext_lazy("This round is not being played: there is nothing to finish.")
 
 
 class Step(Enum):
@@ -104,11 +105,14 @@ def set_deadline(round_id: int, deadline: datetime | None) -> Round:
     """Set (or clear) a round's deadline; once committed, its task is queued."""
     round_ = Round.objects.filter(pk=round_id).first()
     if round_ is None:
-        raise NotFound("There is no such round.")
+        raise NotFound(gettext("There is no such round."))
     lock(round_.tournament_id)
     round_.refresh_from_db()
     if round_.status == RoundStatus.CLOSED:
-        raise Conflict(f"Round {round_.number} is closed: its deadline can no longer change.")
+        raise Conflict(
+            gettext("Round %(number)s is closed: its deadline can no longer change.")
+            % {"number": round_.number}
+        )
     round_.deadline = deadline
     round_.save(update_fields=["deadline"])
     if deadline is not None:
@@ -230,9 +234,9 @@ def finish_round_by_bots(round_id: int) -> RoundFinish:
     """Let bots finish every match still in play in the round, then close it and go on."""
     round_ = Round.objects.select_related("tournament").filter(pk=round_id).first()
     if round_ is None:
-        raise NotFound("There is no such round.")
+        raise NotFound(gettext("There is no such round."))
     if round_.status != RoundStatus.RUNNING:
-        raise Conflict(ROUND_NOT_RUNNING)
+        raise Conflict(str(ROUND_NOT_RUNNING))
     finished = sum(finish_match_by_bots(m) for m in _unfinished_matches(round_))
     return _go_on(round_, finished)
 
@@ -248,11 +252,11 @@ def finish_round_at_deadline(
     now = now or clock.now()
     round_ = Round.objects.filter(pk=round_id).first()
     if round_ is None:
-        raise NotFound("There is no such round.")
+        raise NotFound(gettext("There is no such round."))
     if round_.status != RoundStatus.RUNNING:
-        raise Conflict(ROUND_NOT_RUNNING)
+        raise Conflict(str(ROUND_NOT_RUNNING))
     if round_.deadline != deadline or deadline > now:
-        raise Conflict(NOT_DUE)
+        raise Conflict(str(NOT_DUE))
     return finish_round_by_bots(round_id)
 
 

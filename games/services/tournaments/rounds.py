@@ -5,6 +5,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games import clock, engine
 from games.models import (
@@ -58,16 +59,23 @@ def _earlier_meetings(tournament: Tournament) -> Counter[frozenset[int]]:
 def _refuse_unless_ready_to_seat(tournament: Tournament) -> int:
     """Return the number of the round to seat, or refuse."""
     if tournament.status == TournamentStatus.FINISHED:
-        raise Conflict(f"{tournament.name} is finished.")
+        raise Conflict(gettext("%(name)s is finished.") % {"name": tournament.name})
     previous = last_round(tournament)
     if previous is not None and previous.status == RoundStatus.SEATED:
-        raise Conflict(f"Round {previous.number} is already seated: start it before seating more.")
+        raise Conflict(
+            gettext("Round %(number)s is already seated: start it before seating more.")
+            % {"number": previous.number}
+        )
     if previous is not None and previous.status == RoundStatus.RUNNING:
-        raise Conflict(f"Round {previous.number} is still being played: close it first.")
+        raise Conflict(
+            gettext("Round %(number)s is still being played: close it first.")
+            % {"number": previous.number}
+        )
     number = previous.number + 1 if previous else 1
     if number > tournament.round_count:
         raise Conflict(
-            f"All {tournament.round_count} rounds have been played: finish the tournament."
+            gettext("All %(count)s rounds have been played: finish the tournament.")
+            % {"count": tournament.round_count}
         )
     return number
 
@@ -133,12 +141,15 @@ def start_round(tournament_id: int, by) -> Round:
     round_ = last_round(tournament)
     if round_ is None or round_.status != RoundStatus.SEATED:
         if round_ is not None and round_.status == RoundStatus.RUNNING:
-            raise Conflict(f"Round {round_.number} has already started.")
-        raise Conflict("No round is waiting to start: seat the next round first.")
+            raise Conflict(
+                gettext("Round %(number)s has already started.") % {"number": round_.number}
+            )
+        raise Conflict(gettext("No round is waiting to start: seat the next round first."))
     if round_.deadline is not None and round_.deadline <= clock.now():
         # Started now, the sweep would at once let bots finish every match.
         raise Conflict(
-            f"Round {round_.number}'s deadline has passed: set a later one (or none) first."
+            gettext("Round %(number)s's deadline has passed: set a later one (or none) first.")
+            % {"number": round_.number}
         )
     options = match_options(tournament)
     tables = round_.tables.prefetch_related("seats__entry__user").order_by("number")
@@ -178,14 +189,23 @@ def close_round(tournament_id: int, round_id: int | None = None) -> Round:
     tournament = lock(tournament_id)
     round_ = last_round(tournament)
     if round_ is None or round_.status != RoundStatus.RUNNING:
-        raise Conflict("No round is being played: there is nothing to close.")
+        raise Conflict(gettext("No round is being played: there is nothing to close."))
     if round_id is not None and round_.pk != round_id:
-        raise Conflict(f"Round {round_.number} is being played: the earlier round is closed.")
+        raise Conflict(
+            gettext("Round %(number)s is being played: the earlier round is closed.")
+            % {"number": round_.number}
+        )
     tables = list(round_.tables.select_related("match").order_by("number"))
     unfinished = [t for t in tables if t.match is None or t.match.status != MatchStatus.FINISHED]
     if unfinished:
-        where = ", ".join(f"table {t.number} (match {t.match_id})" for t in unfinished)
-        raise Conflict(f"Round {round_.number} cannot close yet: still being played at {where}.")
+        where = ", ".join(
+            gettext("table %(number)s (match %(id)s)") % {"number": t.number, "id": t.match_id}
+            for t in unfinished
+        )
+        raise Conflict(
+            gettext("Round %(number)s cannot close yet: still being played at %(where)s.")
+            % {"number": round_.number, "where": where}
+        )
     totals: dict[tuple[int | None, int], int | None] = {
         (seat.match_id, seat.position): seat.final_total
         for seat in Seat.objects.filter(match__in=[t.match_id for t in tables])
@@ -205,13 +225,14 @@ def finish_tournament(tournament_id: int) -> Tournament:
     """End the tournament once its last round is closed."""
     tournament = lock(tournament_id)
     if tournament.status == TournamentStatus.FINISHED:
-        raise Conflict(f"{tournament.name} is already finished.")
+        raise Conflict(gettext("%(name)s is already finished.") % {"name": tournament.name})
     round_ = last_round(tournament)
     last = tournament.round_count
     if round_ is None or round_.number < last or round_.status != RoundStatus.CLOSED:
         played = 0 if round_ is None else round_.number - (round_.status != RoundStatus.CLOSED)
         raise Conflict(
-            f"{tournament.name} cannot finish yet: {played} of {last} rounds are closed."
+            gettext("%(name)s cannot finish yet: %(played)s of %(last)s rounds are closed.")
+            % {"name": tournament.name, "played": played, "last": last}
         )
     tournament.status = TournamentStatus.FINISHED
     tournament.finished_at = timezone.now()
