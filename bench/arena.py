@@ -8,7 +8,7 @@ points per hand minus A's (positive: A took fewer points), and the interval is o
 Run from the repository root, e.g.
 `python bench/arena.py --a strong --b baseline --deals 500 --players 4 --jobs 2`.
 Bots: random, baseline, normal, strong, ismcts (OpenSpiel's IS-MCTS, when installed), and
-search variants for measuring, "search:PLAYOUTS[:noinfer][:nopass][:moon][:noise=X]".
+search variants for measuring, "search:PLAYOUTS[:noinfer][:nopass][:moon][:noise=X][:dread=X]".
 
 To see why a moon got through: `--moons` lists every hand in which one was shot (deal seed,
 table, shooter), and `--trace DEAL:TABLE` replays one of them trick by trick.
@@ -59,12 +59,14 @@ def make_bot(name: str, seed: int, players: int) -> Bot:
 
 
 def search_variant(name: str, seed: int) -> Bot:
-    """Return a search bot from "search:PLAYOUTS[:noinfer][:nopass][:moon][:noise=X]"."""
+    """Return a search bot from "search:PLAYOUTS[:noinfer][:nopass][:moon][:noise=X][:dread=X]"."""
     _, playouts, *flags = name.split(":")
     options: dict[str, Any] = {}
     for flag in flags:
         if flag.startswith("noise="):
             options["noise"] = float(flag[6:])
+        elif flag.startswith("dread="):
+            options["moon_dread"] = float(flag[6:])
         elif flag == "moon":
             options["plan_moon"] = True
         elif flag in OFF_FLAGS:
