@@ -8,7 +8,10 @@ points per hand minus A's (positive: A took fewer points), and the interval is o
 Run from the repository root, e.g.
 `python bench/arena.py --a strong --b baseline --deals 500 --players 4 --jobs 2`.
 Bots: random, baseline, normal, strong, ismcts (OpenSpiel's IS-MCTS, when installed), and
-search variants for measuring, "search:PLAYOUTS[:noinfer][:nopass][:moon][:noise=X]".
+search variants for measuring, "search:PLAYOUTS[:noinfer][:nopass][:moon][:noise=X][:dread=X]".
+
+To see why a moon got through: `--moons` lists every hand in which one was shot (deal seed,
+table, shooter), and `--trace DEAL:TABLE` replays one of them trick by trick.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine import Deal, Match, RandomBot, RuleSet  # noqa: E402
 from games.engine.bots import Bot  # noqa: E402
+from games.engine.cards import CARDS, HEARTS_MASK, QS_MASK, indices_of  # noqa: E402
 from games.engine.search import SearchBot, bot_for_level  # noqa: E402
 from games.engine.state import MOON, PASSING, PLAYING  # noqa: E402
 from games.engine.views import SeatView  # noqa: E402
@@ -55,12 +59,14 @@ def make_bot(name: str, seed: int, players: int) -> Bot:
 
 
 def search_variant(name: str, seed: int) -> Bot:
-    """Return a search bot from "search:PLAYOUTS[:noinfer][:nopass][:moon][:noise=X]"."""
+    """Return a search bot from "search:PLAYOUTS[:noinfer][:nopass][:moon][:noise=X][:dread=X]"."""
     _, playouts, *flags = name.split(":")
     options: dict[str, Any] = {}
     for flag in flags:
         if flag.startswith("noise="):
             options["noise"] = float(flag[6:])
+        elif flag.startswith("dread="):
+            options["moon_dread"] = float(flag[6:])
         elif flag == "moon":
             options["plan_moon"] = True
         elif flag in OFF_FLAGS:
@@ -94,6 +100,8 @@ class DealResult:
     moons_suffered: list[int] = field(default_factory=lambda: [0, 0])
     points: list[int] = field(default_factory=lambda: [0, 0])
     times: list[list[float]] = field(default_factory=lambda: [[], []])
+    # Every moon shot: (deal seed, table, shooter's seat, shooter's side 0 = A / 1 = B).
+    moons: list[tuple[int, int, int, int]] = field(default_factory=list)
 
 
 def lineups(players: int, single: bool) -> list[list[int]]:
@@ -107,24 +115,10 @@ def lineups(players: int, single: bool) -> list[list[int]]:
 def play_deal(args: tuple[str, str, int, int, bool]) -> DealResult:
     """Play one deal at every seating and return what separates the two sides."""
     name_a, name_b, players, deal_seed, single = args
-    rules = RuleSet(players=players)
-    cycle = 4 if players == 4 else 2
-    hand_no = deal_seed % cycle + 1  # every pass direction in turn
-    deal = Deal.from_seed(rules, deal_seed)
     result = DealResult()
     sides_points: list[list[int]] = [[], []]
-    for lineup in lineups(players, single):
-        names = (name_a, name_b)
-        bots: list[Bot] = [
-            Timed(make_bot(names[side], deal_seed * 16 + seat, players), result.times[side])
-            for seat, side in enumerate(lineup)
-        ]
-        match = Match.new(rules)
-        match.hand_no = hand_no - 1
-        match.start_hand(deal)
-        while match.phase in (PASSING, PLAYING, MOON):
-            for seat in match.to_act():
-                match.apply(bots[seat].choose(match.view(seat)))
+    for table, lineup in enumerate(lineups(players, single)):
+        match = play_table(name_a, name_b, players, deal_seed, lineup, result.times)
         row = match.sheet[-1]
         for seat, side in enumerate(lineup):
             sides_points[side].append(row.scores[seat])
@@ -134,8 +128,69 @@ def play_deal(args: tuple[str, str, int, int, bool]) -> DealResult:
                 result.moons_made[side] += 1
             elif row.moon is not None and lineup[row.moon] != side:
                 result.moons_suffered[side] += 1
+        if row.moon is not None:
+            result.moons.append((deal_seed, table, row.moon, lineup[row.moon]))
     result.diff = statistics.fmean(sides_points[1]) - statistics.fmean(sides_points[0])
     return result
+
+
+def play_table(
+    name_a: str,
+    name_b: str,
+    players: int,
+    deal_seed: int,
+    lineup: list[int],
+    times: list[list[float]],
+    trace: bool = False,
+) -> Match:
+    """Play one deal at one seating (bots seeded as in every run) and return the match.
+
+    With `trace`, print each seat's cards once the pass is over, then every trick.
+    """
+    rules = RuleSet(players=players)
+    cycle = 4 if players == 4 else 2
+    hand_no = deal_seed % cycle + 1  # every pass direction in turn
+    deal = Deal.from_seed(rules, deal_seed)
+    names = (name_a, name_b)
+    bots: list[Bot] = [
+        Timed(make_bot(names[side], deal_seed * 16 + seat, players), times[side])
+        for seat, side in enumerate(lineup)
+    ]
+    match = Match.new(rules)
+    match.hand_no = hand_no - 1
+    match.start_hand(deal)
+    shown = 0
+    while match.phase in (PASSING, PLAYING, MOON):
+        if trace and match.phase == PLAYING and not match.tricks and not match.trick:
+            for seat in range(players):
+                who = f"{'AB'[lineup[seat]]}={names[lineup[seat]]}"
+                cards = " ".join(str(CARDS[i]) for i in indices_of(match.hands[seat]))
+                print(f"seat {seat} {who:<12} {cards}")
+        for seat in match.to_act():
+            match.apply(bots[seat].choose(match.view(seat)))
+        if trace and len(match.tricks) > shown:
+            shown = trace_trick(match, shown, lineup)
+    if trace:
+        row = match.sheet[-1]
+        print(f"points {list(row.points)}, scores {list(row.scores)}, moon by {row.moon}")
+    return match
+
+
+def trace_trick(match: Match, shown: int, lineup: list[int]) -> int:
+    """Print the tricks from number `shown` on, with the points each seat has taken; return
+    how many are shown now."""
+    for number in range(shown, len(match.tricks)):
+        leader, cards, winner = match.tricks[number]
+        plays = " ".join(
+            f"{(leader + i) % match.n}{'AB'[lineup[(leader + i) % match.n]]}:{CARDS[c]}"
+            for i, c in enumerate(cards)
+        )
+        taken = [0] * match.n
+        for _, trick_cards, trick_winner in match.tricks[: number + 1]:
+            for c in trick_cards:
+                taken[trick_winner] += 13 if 1 << c == QS_MASK else (1 << c & HEARTS_MASK) > 0
+        print(f"trick {number + 1:2}: {plays}  -> seat {winner}; points so far {taken}")
+    return len(match.tricks)
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -154,10 +209,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2, help="processes (one per core)")
     parser.add_argument("--single", action="store_true", help="A alone among B players")
+    parser.add_argument(
+        "--moons",
+        action="store_true",
+        help="list every hand in which the moon was shot: deal seed, table, shooter's seat and"
+        " side, as --trace takes them",
+    )
+    parser.add_argument(
+        "--trace",
+        metavar="DEAL:TABLE",
+        help="play only this deal seed at this table (0 = the first seating) with the same"
+        " bots and seeds as a full run, printing the hands after the pass and every trick",
+    )
     args = parser.parse_args(argv)
     for name in (args.a, args.b):
         if name not in NAMES and not name.startswith("search:"):
             parser.error(f"unknown bot {name!r}: choose from {', '.join(NAMES)}")
+    if args.trace:
+        try:
+            deal_seed, table = (int(part) for part in args.trace.split(":"))
+            lineup = lineups(args.players, args.single)[table]
+        except (ValueError, IndexError):
+            parser.error(f"--trace takes DEAL:TABLE as --moons lists them, not {args.trace!r}")
+        play_table(args.a, args.b, args.players, deal_seed, lineup, [[], []], trace=True)
+        return 0
     seeds = random.Random(args.seed).sample(range(1, 1 << 30), args.deals)
     tasks = [(args.a, args.b, args.players, s, args.single) for s in seeds]
     start = time.perf_counter()
@@ -197,6 +272,11 @@ def report(args: argparse.Namespace, results: list[DealResult], elapsed: float) 
             f" decision p50 {1000 * percentile(times, 0.5):.1f} ms,"
             f" p99 {1000 * percentile(times, 0.99):.1f} ms ({len(times)} decisions)"
         )
+    if args.moons:
+        moons = sorted(m for r in results for m in r.moons)
+        print(f"moons shot ({len(moons)}), as --trace DEAL:TABLE:")
+        for deal_seed, table, seat, side in moons:
+            print(f"  {deal_seed}:{table} seat {seat} ({'AB'[side]}={(args.a, args.b)[side]})")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 
 The policy is the baseline bot's (lead low, duck under the winner, shed danger when void) on
 bit masks, plus two modes that make moon shots visible to a search: a seat that holds every
-point taken so far keeps taking tricks, and the others then try to take a point trick from it.
+point taken so far keeps taking tricks, and the searching seat then tries to take a point
+trick from it (alone: the others are not counted on to).
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ HIGH_SPADES = QS_MASK | QS_MASK << 1 | QS_MASK << 2  # Q♠ K♠ A♠
 NOT_QS = ~QS_MASK
 # A seat holding every point taken so far, and at least this many, is treated as shooting.
 SHOOTER_POINTS = 8
+# The same for another seat than the searching one, which then defends: sooner, because the
+# tricks that stop a shot cheaply (a high heart kept, a point taken early) are gone by the
+# time a random shooter has eight points.
+THREAT_POINTS = 4
 # The share of opponents' plays made at random, so playouts do not all follow one script.
 NOISE = 0.1
 SUITS4 = tuple((s * 13, SUIT_MASKS[s]) for s in range(4))
@@ -81,24 +86,39 @@ def shoot_card(m: Match, legal: int) -> int:
     return _low_rank(legal & ~POINTS_MASK or legal)
 
 
-def defend_card(m: Match, legal: int) -> int:
-    """Return a defender's choice while another seat is shooting: take a point trick from it."""
+def defend_card(m: Match, legal: int, shooter: int) -> int:
+    """Return a defender's choice while `shooter` is shooting: take a point trick from it.
+
+    A lone defender stops a shot by winning one trick with a point in it, or by keeping a
+    point card out of the shooter's tricks, so its high cards are its stoppers: it plays
+    under a trick it cannot win with its lowest card, and when void discards its lowest card
+    (never the Q♠) rather than its highest. Shedding the highest, as the baseline does, threw
+    away the A♠ or the A♥ that would have taken a later trick from a random shooter.
+    """
     trick = m.trick
     if not trick:
         return _high_rank(legal)
     lead = m.lead_mask
+    top = (m.trick_mask & lead).bit_length() - 1
+    leader, n = m.leader, m.n
+    # Once the shooter has played and another seat is winning, the shot is already stopped
+    # if the trick holds a point, and points shed on it cannot reach the shooter.
+    if (shooter - leader) % n < len(trick) and (leader + trick.index(top)) % n != shooter:
+        return duck_card(m, legal)
     if legal & lead:
-        top = (m.trick_mask & lead).bit_length() - 1
         over = legal & ~((1 << top) - 1)
         if over:
             return over.bit_length() - 1
-        return legal.bit_length() - 1
-    # Void: give the shooter no points; a heart only helps if the trick is not theirs.
-    return _high_rank(legal & ~POINTS_MASK or legal)
+        return (legal & -legal).bit_length() - 1
+    return _low_rank(legal & NOT_QS or legal)
 
 
-def find_shooter(m: Match) -> int:
-    """Return the seat holding every point taken so far if it is enough to be shooting, or -1."""
+def find_shooter(m: Match, me: int = -1) -> int:
+    """Return the seat holding every point taken so far if it is enough to be shooting, or -1.
+
+    Enough is SHOOTER_POINTS for the searching seat `me` (or when there is none) and
+    THREAT_POINTS for the others.
+    """
     holder = -1
     for seat, taken in enumerate(m.taken):
         if taken & POINTS_MASK:
@@ -109,7 +129,8 @@ def find_shooter(m: Match) -> int:
         return -1
     points = m.taken[holder] & POINTS_MASK
     count = (points & HEARTS_MASK).bit_count() + (13 if points & QS_MASK else 0)
-    return holder if count >= SHOOTER_POINTS else -1
+    enough = SHOOTER_POINTS if me < 0 or holder == me else THREAT_POINTS
+    return holder if count >= enough else -1
 
 
 def play_out(
@@ -126,7 +147,7 @@ def play_out(
     searching seat follows its own policy without noise); `noise` the share of random plays.
     """
     legal_mask, play = m.legal_mask, m.play_fast
-    hunted = find_shooter(m)
+    hunted = find_shooter(m, steady)
     while m.phase == PLAYING:
         legal = legal_mask()
         if legal & (legal - 1):
@@ -137,15 +158,19 @@ def play_out(
                 card = (legal & -legal).bit_length() - 1
             elif seat in (shoot, hunted):
                 card = shoot_card(m, legal)
-            elif hunted >= 0:
-                card = defend_card(m, legal)
+            elif hunted >= 0 and steady in (seat, hunted):
+                # Only the searching seat defends against another seat's shot: the other
+                # players may not (the baseline and random players do not), and counting on
+                # them made the search leave every shot to them. Against its own shot all
+                # the others defend, so that it does not overrate its chances.
+                card = defend_card(m, legal, hunted)
             else:
                 card = duck_card(m, legal)
         else:
             card = legal.bit_length() - 1
         play(card)
         if not m.trick:
-            hunted = find_shooter(m)
+            hunted = find_shooter(m, steady)
 
 
 def hand_points(taken: Sequence[int]) -> list[int]:
