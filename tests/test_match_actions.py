@@ -101,7 +101,7 @@ def test_an_htmx_pass_shows_the_waiting_hand(make_user, alice):
     assert response.status_code == 200
     assert "You passed" in response.text
     assert "Waiting for Bob to pass" in response.text
-    assert 'type="checkbox"' not in response.text
+    assert 'name="cards"' not in response.text  # no pass form left
 
 
 # ----- refusals: the reason, the right status, the match unchanged -----
