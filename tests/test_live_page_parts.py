@@ -49,7 +49,10 @@ def test_a_resigned_seat_or_a_finished_match_is_not_counted(alice):
 def test_the_match_page_names_its_match_and_version_for_the_live_script(alice_client, alice):
     match = make_match(alice)
     response = alice_client.get(match.get_absolute_url())
-    main = f'<main id="main" class="page page-match" data-match="{match.pk}" data-version="{match.version}"'
+    main = (
+        f'<main id="main" class="page page-match" data-match="{match.pk}" '
+        f'data-version="{match.version}"'
+    )
     assert main in response.text and 'data-status="active"' in response.text
     assert response["X-Match-Version"] == str(match.version)
     assert '<script src="/static/games/live.js" defer></script>' in response.text
