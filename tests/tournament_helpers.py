@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 
 from games import engine, services
 from games.models import Entry, Match, MatchStatus, Tournament
+from games.services import tournaments as tours
 
 BOT = engine.BaselineBot()
 
@@ -66,3 +67,14 @@ def play_round(tournament: Tournament) -> None:
     round_ = tournament.rounds.order_by("-number").first()
     for table in round_.tables.select_related("match"):
         play_person_seats(table.match)
+
+
+def one_closed_round(staff, player) -> Tournament:
+    """Return a tournament whose first round, the player and three others, is played and closed."""
+    tournament = make_tournament(hands=1)
+    enter(tournament, [player, *make_players(3, prefix="entrant")])
+    tours.seat_next_round(tournament.pk)
+    tours.start_round(tournament.pk, staff)
+    play_round(tournament)
+    tours.close_round(tournament.pk)
+    return tournament

@@ -14,12 +14,11 @@ from django.test import Client
 from playwright.sync_api import Page
 
 from games import engine
-from games.services import tournaments as tours
 from tests.browser.conftest import browser_required
 from tests.browser.helpers import off_the_loop
 from tests.conftest import PASSWORD
 from tests.factories import make_match, next_move, play_to_the_end, state_of
-from tests.tournament_helpers import enter, make_players, make_tournament, play_round
+from tests.tournament_helpers import one_closed_round
 
 AXE = Path(
     os.environ.get(
@@ -52,12 +51,7 @@ def build_site(alice, bob, staff) -> dict[str, str]:
     over = make_match(alice, bots=3, seed=6, hands=1)
     for _ in play_to_the_end({0: client}, over):
         pass
-    tournament = make_tournament(hands=1)
-    enter(tournament, [alice, *make_players(3, prefix="entrant")])
-    tours.seat_next_round(tournament.pk)
-    tours.start_round(tournament.pk, staff)
-    play_round(tournament)
-    tours.close_round(tournament.pk)
+    tournament = one_closed_round(staff, alice)
     return {
         "your-turn": "/",
         "lobby": "/lobby/",

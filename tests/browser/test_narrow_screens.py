@@ -5,11 +5,10 @@ import pytest
 from django.test import Client
 from playwright.sync_api import Page, expect
 
-from games.services import tournaments as tours
 from tests.browser.helpers import off_the_loop
 from tests.browser.test_clock_in_browser import log_in
 from tests.factories import make_match, play_to_the_end
-from tests.tournament_helpers import enter, make_players, make_tournament, play_round
+from tests.tournament_helpers import one_closed_round
 
 WIDTHS = {"390": {"width": 390, "height": 844}, "320": {"width": 320, "height": 640}}
 LONG_NAME = "Wilhelmina Montgomery"
@@ -49,21 +48,11 @@ def test_a_seven_player_score_sheet_fits(page: Page, screenshot, make_user, widt
     no_side_scroll(page)
 
 
-def closed_round(staff, player):
-    tournament = make_tournament(hands=1)
-    enter(tournament, [player, *make_players(3, prefix="competitor")])
-    tours.seat_next_round(tournament.pk)
-    tours.start_round(tournament.pk, staff)
-    play_round(tournament)
-    tours.close_round(tournament.pk)
-    return tournament
-
-
 @pytest.mark.parametrize("width", WIDTHS)
 def test_tournament_standings_fit(page: Page, screenshot, make_user, width):
     staff = make_user("boss", "Boss", is_staff=True, is_superuser=True)
     player = make_user("pat", LONG_NAME)
-    tournament = off_the_loop(closed_round, staff, player)
+    tournament = off_the_loop(one_closed_round, staff, player)
     page.set_viewport_size(WIDTHS[width])
     log_in(page, "pat")
     page.goto(f"/tournaments/{tournament.slug}/")
