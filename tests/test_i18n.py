@@ -222,6 +222,10 @@ def _english_pattern(msgid: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w){body}(?!\w)")
 
 
+# The site's name, also the English of the suit: a name every language keeps.
+PROPER_NAMES = {"Hearts"}
+
+
 def english_leftovers(html: str, language: str) -> list[str]:
     """Return the catalogue's English strings the page's main content still shows."""
     main = html.split('<main id="main"', 1)[1].split("</main>", 1)[0]
@@ -229,7 +233,7 @@ def english_leftovers(html: str, language: str) -> list[str]:
     unmarked = _unmarked_text()
     found = []
     for entry in catalogue(language):
-        if entry.obsolete or not entry.msgid.strip():
+        if entry.obsolete or not entry.msgid.strip() or entry.msgid in PROPER_NAMES:
             continue
         translated = entry.msgstr_plural.get(0) if entry.msgid_plural else entry.msgstr
         english = [entry.msgid] + ([entry.msgid_plural] if entry.msgid_plural else [])
