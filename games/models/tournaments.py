@@ -167,9 +167,9 @@ class Tournament(models.Model):
     def length_words(self) -> str:
         """Say how long each match lasts."""
         if self.hands:
-            return ngettext(
-                "%(count)d hand per match", "%(count)d hands per match", self.hands
-            ) % {"count": self.hands}
+            return ngettext("%(count)d hand per match", "%(count)d hands per match", self.hands) % {
+                "count": self.hands
+            }
         return gettext("matches to %(target)s points") % {"target": self.target}
 
 
