@@ -23,7 +23,15 @@ from django.utils.html import strip_tags
 from games.models import Entry, Profile
 from games.notifications import mail as site_mail
 from tests.conftest import PASSWORD
-from tests.i18n_sources import ROOT, Message, all_messages, python_messages, template_messages
+from tests.i18n_sources import (
+    ROOT,
+    Message,
+    all_messages,
+    all_script_messages,
+    python_messages,
+    script_messages,
+    template_messages,
+)
 from tests.notify_helpers import START, run_due_tasks
 from tests.records_helpers import constructed_match
 from tests.tournament_helpers import make_tournament
@@ -38,8 +46,11 @@ PLURAL_FORMS = {
 PLACEHOLDER = re.compile(r"%(?:\([A-Za-z_]+\))?[sd]|%%")
 
 
-def catalogue(language: str) -> polib.POFile:
-    return polib.pofile(str(ROOT / "locale" / language / "LC_MESSAGES" / "django.po"))
+DOMAINS = {"django": all_messages, "djangojs": all_script_messages}
+
+
+def catalogue(language: str, domain: str = "django") -> polib.POFile:
+    return polib.pofile(str(ROOT / "locale" / language / "LC_MESSAGES" / f"{domain}.po"))
 
 
 def catalogue_problems(language: str, source: list[Message], po: polib.POFile) -> list[str]:
@@ -84,19 +95,22 @@ def catalogue_problems(language: str, source: list[Message], po: polib.POFile) -
 # ----- the catalogues against the source ------------------------------------------------------
 
 
+@pytest.mark.parametrize("domain", list(DOMAINS))
 @pytest.mark.parametrize("language", ["en", *TRANSLATED])
-def test_the_catalogue_holds_every_string_of_the_source_translated(language):
-    source = all_messages()
-    problems = catalogue_problems(language, source, catalogue(language))
+def test_the_catalogue_holds_every_string_of_the_source_translated(language, domain):
+    source = DOMAINS[domain]()
+    assert source, domain
+    problems = catalogue_problems(language, source, catalogue(language, domain))
     assert not problems, (
         f"{len(problems)} problem(s); run `manage.py makemessages` (see the README) and "
         "translate:\n" + "\n".join(problems)
     )
 
 
+@pytest.mark.parametrize("domain", list(DOMAINS))
 @pytest.mark.parametrize("language", list(PLURAL_FORMS))
-def test_each_catalogue_says_its_plural_forms(language):
-    po = catalogue(language)
+def test_each_catalogue_says_its_plural_forms(language, domain):
+    po = catalogue(language, domain)
     assert po.metadata["Plural-Forms"] == PLURAL_FORMS[language]
     assert po.metadata["Language"] == language
     assert not po.metadata_is_fuzzy  # a fuzzy header is dropped when compiled
@@ -127,6 +141,22 @@ def test_the_source_is_read_as_makemessages_reads_it():
         ("Days away", None),
         ("%(n)d day", "%(n)d days"),
         ("This field is required.", None),
+    }
+
+
+def test_the_scripts_are_read_as_makemessages_reads_them():
+    script = (
+        'var a = gettext("Your turn in match %(match)s");\n'
+        "var b = ngettext('(and %(count)s more)', \"(and %(count)s more)\", n);\n"
+        'var c = pgettext("pass direction", "left");\n'
+        "var d = window.gettext || function (text) { return text; };\n"
+        'var e = console.log("not marked");\n'
+    )
+    found = {(m.context, m.msgid, m.plural) for m in script_messages(script, "x.js")}
+    assert found == {
+        (None, "Your turn in match %(match)s", None),
+        (None, "(and %(count)s more)", "(and %(count)s more)"),
+        ("pass direction", "left", None),
     }
 
 
