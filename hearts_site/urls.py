@@ -2,6 +2,7 @@
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 from hearts_site.health import healthz
 
@@ -10,6 +11,8 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     # The language switcher posts to Django's set_language view (`set_language`).
     path("i18n/", include("django.conf.urls.i18n")),
+    # The words of the site's scripts (locale/<language>/LC_MESSAGES/djangojs.po).
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("games.accounts.urls")),
     path("", include("games.urls")),
 ]

@@ -3,9 +3,12 @@
 What `manage.py makemessages` gives xgettext, read the same way: each template through
 Django's own `templatize` (the text it hands xgettext), each Python module through `ast`, for
 the calls makemessages looks for (gettext, ngettext, pgettext and their lazy and noop forms).
+The scripts' strings (the `djangojs` domain, `makemessages -d djangojs`) are the string
+literals of their `gettext(…)`, `ngettext(…)` and `pgettext(…)` calls.
 """
 
 import ast
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -100,6 +103,51 @@ def template_messages(source: str, where: str) -> Iterator[Message]:
             if isinstance(node, ast.Call) and (message := _from_call(node, where)):
                 yield message
             break
+
+
+# A JavaScript string literal, in double or single quotes, with its escapes.
+JS_STRING = r"""(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
+JS_CALL = re.compile(
+    rf"(?<![\w.$])(?P<name>ngettext|pgettext|gettext)\(\s*(?P<first>{JS_STRING})"
+    rf"(?:\s*,\s*(?P<second>{JS_STRING}))?"
+)
+SCRIPT_DIRS = ("games/static",)
+
+
+def _js_literal(text: str) -> str:
+    # The scripts' strings are plain: JSON reads a double-quoted one; a single-quoted one is
+    # given double quotes first.
+    if text.startswith("'"):
+        text = '"' + text[1:-1].replace("\\'", "'").replace('"', '\\"') + '"'
+    return json.loads(text)
+
+
+def script_messages(source: str, where: str) -> Iterator[Message]:
+    """Yield the marked strings of one script (`gettext("…")`, `ngettext("…", "…", n)`)."""
+    for found in JS_CALL.finditer(source):
+        name, first, second = found["name"], found["first"], found["second"]
+        if name == "gettext":
+            yield Message(_js_literal(first), None, None, where)
+        elif second is not None and name == "ngettext":
+            yield Message(_js_literal(first), _js_literal(second), None, where)
+        elif second is not None:
+            yield Message(_js_literal(second), None, _js_literal(first), where)
+
+
+def script_files() -> Iterator[Path]:
+    for directory in SCRIPT_DIRS:
+        for path in sorted((ROOT / directory).rglob("*.js")):
+            if path.is_file():
+                yield path
+
+
+def all_script_messages() -> list[Message]:
+    """Every translatable string of the site's scripts (the djangojs domain)."""
+    found: list[Message] = []
+    for path in script_files():
+        where = str(path.relative_to(ROOT))
+        found.extend(script_messages(path.read_text(encoding="utf-8"), where))
+    return found
 
 
 def source_files() -> Iterator[Path]:

@@ -46,14 +46,14 @@ class Profile(models.Model):
 
     # How cards are drawn for this player (a class on the page's body, see site.css).
     four_colour_deck = models.BooleanField(
-        "four-colour deck",
+        _("four-colour deck"),
         default=False,
-        help_text="Clubs green and diamonds blue, so that no two suits share a colour.",
+        help_text=_("Clubs green and diamonds blue, so that no two suits share a colour."),
     )
     large_cards = models.BooleanField(
-        "large cards",
+        _("large cards"),
         default=False,
-        help_text="Bigger cards in your hand and on the table.",
+        help_text=_("Bigger cards in your hand and on the table."),
     )
 
     # Vacation (games/services/vacations.py): the whole days left to take, when they were last

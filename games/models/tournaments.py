@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
@@ -166,8 +167,10 @@ class Tournament(models.Model):
     def length_words(self) -> str:
         """Say how long each match lasts."""
         if self.hands:
-            return f"{self.hands} hand{'s' if self.hands != 1 else ''} per match"
-        return f"matches to {self.target} points"
+            return ngettext("%(count)d hand per match", "%(count)d hands per match", self.hands) % {
+                "count": self.hands
+            }
+        return gettext("matches to %(target)s points") % {"target": self.target}
 
 
 class Entry(models.Model):

@@ -10,11 +10,10 @@ public view for anyone else (R6.3): no other seat's hand or pass ever reaches a 
 - `page`: `match_context`, all of the above for one page.
 """
 
-from .hand import PASS_WORDS, SUIT_ORDER, HandCard, Reason
+from .hand import SUIT_ORDER, HandCard, Reason
 from .page import match_context
 from .sheet import (
     DASHES,
-    MOON_WORDS,
     PALETTE,
     Chart,
     ChartLine,
@@ -27,9 +26,7 @@ from .table import Place, Play, engine_view, load_seats, result_of, viewer_seat
 
 __all__ = [
     "DASHES",
-    "MOON_WORDS",
     "PALETTE",
-    "PASS_WORDS",
     "SUIT_ORDER",
     "Chart",
     "ChartLine",

@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from games import engine
+from games.card_words import pass_words, reason_words
 
 from .table import Place
 
 # Black and red suits alternate in the hand, so two neighbouring suits never share a colour.
 SUIT_ORDER = "CDSH"
-PASS_WORDS = {"left": "to the left", "right": "to the right", "across": "across the table"}
 
 
 @dataclass(frozen=True)
@@ -40,8 +42,10 @@ def _sort_key(card: engine.Card) -> tuple[int, engine.Card]:
 
 def _reason_for_waiting(view: engine.SeatView, by_pos: dict[int, Place]) -> str:
     if view.phase != engine.PLAYING:
-        return "You cannot play a card now."
-    return f"Wait for your turn: {by_pos[view.to_act[0]].name} is to play."
+        return gettext("You cannot play a card now.")
+    return gettext("Wait for your turn: %(name)s is to play.") % {
+        "name": by_pos[view.to_act[0]].name
+    }
 
 
 def hand_cards(
@@ -63,7 +67,7 @@ def hand_cards(
         if option.legal:
             cards.append(HandCard(card, True, None, checked, got))
         elif view.my_turn:
-            rid = reason_id(option.reason or "You cannot play this card now.", option.rule)
+            rid = reason_id(reason_words(option.reason, option.rule), option.rule)
             cards.append(HandCard(card, False, rid, checked, got))
         else:
             rid = reason_id(_reason_for_waiting(view, by_pos), None)
@@ -78,7 +82,7 @@ def pass_info(view: engine.SeatView, by_pos: dict[int, Place]) -> dict | None:
     return {
         "to": by_pos[view.pass_to],
         "from": by_pos[view.pass_from] if view.pass_from is not None else None,
-        "direction": PASS_WORDS.get(view.pass_direction, view.pass_direction),
+        "direction": pass_words(view.pass_direction),
         "passed": sorted(view.passed or (), key=_sort_key),
         "received": sorted(view.received or (), key=_sort_key),
         "waiting_for": [by_pos[p] for p in view.to_act] if view.phase == engine.PASSING else [],

@@ -15,7 +15,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import gettext, ngettext
+
 from games import engine
+from games.card_words import card_words
 from games.models import Action, Hand, Match, Seat
 
 from .table import Place, cancelled_so_far, places, plays_of
@@ -171,33 +174,44 @@ def _said(
 ) -> str:
     """Say in words what the step shows."""
     if step.kind == "deal":
-        return "The deal: every hand as it was dealt" + (
-            ", the cards each player passes marked." if passed else "."
-        )
+        if passed:
+            return gettext(
+                "The deal: every hand as it was dealt, the cards each player passes marked."
+            )
+        return gettext("The deal: every hand as it was dealt.")
     if step.kind == "passes":
-        return "The passes are exchanged: the cards each player received are marked."
+        return gettext("The passes are exchanged: the cards each player received are marked.")
     assert done is not None
     who = by_pos[done.seat].name
     if step.kind == "moon":
-        return f"{who} shot the moon and chose to {_moon_words(done.value)}."
+        if done.value == "subtract":
+            return gettext(
+                "%(name)s shot the moon and chose to subtract the points from their own total."
+            ) % {"name": who}
+        return gettext(
+            "%(name)s shot the moon and chose to add the points to everyone else's total."
+        ) % {"name": who}
     card = engine.Card.parse(done.value)
-    words = f"Trick {step.trick}: {who} plays {card.words}."
+    words = gettext("Trick %(trick)s: %(name)s plays %(card)s.") % {
+        "trick": step.trick,
+        "name": who,
+        "card": card_words(card),
+    }
     if closed is not None:
         if closed.winner is not None:
             points = closed.points
-            taking = f", taking {points} point{'s' if points != 1 else ''}" if points else ""
-            words += f" {by_pos[closed.winner].name} wins the trick{taking}."
+            winner = by_pos[closed.winner].name
+            if points:
+                words += " " + ngettext(
+                    "%(name)s wins the trick, taking %(count)d point.",
+                    "%(name)s wins the trick, taking %(count)d points.",
+                    points,
+                ) % {"name": winner, "count": points}
+            else:
+                words += " " + gettext("%(name)s wins the trick.") % {"name": winner}
         else:
-            words += " Nobody wins it: every card of the suit led is cancelled."
+            words += " " + gettext("Nobody wins it: every card of the suit led is cancelled.")
     return words
-
-
-def _moon_words(option: str) -> str:
-    return (
-        "subtract the points from their own total"
-        if option == "subtract"
-        else ("add the points to everyone else's total")
-    )
 
 
 def _links(steps: Sequence[Step], step: Step) -> dict[str, int | None]:

@@ -6,13 +6,14 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from games import engine
 from games.access import deals_revealed
 from games.models import Match
 
 from .table import Place
 
-MOON_WORDS = {"subtract": "subtracted {points}", "add": "added {points} to everyone else"}
 # Line colours and dash patterns for the chart: told apart without colour too.
 PALETTE = ("#c8102e", "#1a5fb4", "#1e7b45", "#9a6400", "#7b2cbf", "#d9480f", "#0b7285")
 DASHES = ("", "7 4", "2 4", "10 4 2 4", "4 4", "1 4", "12 5")
@@ -70,7 +71,11 @@ class SheetCell:
 
     @property
     def moon_words(self) -> str:
-        return MOON_WORDS.get(self.moon_option, "").format(points=self.moon_points)
+        if self.moon_option == "subtract":
+            return gettext("subtracted %(points)s") % {"points": self.moon_points}
+        if self.moon_option == "add":
+            return gettext("added %(points)s to everyone else") % {"points": self.moon_points}
+        return ""
 
 
 @dataclass(frozen=True)
@@ -189,12 +194,20 @@ def build_chart(
     tick_values = sorted({low, 0, scale // 2, scale} | ({high} if high > scale else set()))
     step = max(1, math.ceil(len(rows) / 12))
     x_ticks = tuple((x(i), i) for i in range(0, len(rows) + 1, step))
-    ends = ends or (f"ends at {target}" if target is not None else "has a fixed number of hands")
+    ends = ends or (
+        gettext("ends at %(target)s") % {"target": target}
+        if target is not None
+        else gettext("has a fixed number of hands")
+    )
     if rows:
         standing = ", ".join(f"{line.name} {line.total}" for line in lines)
-        desc = f"Totals after hand {rows[-1].hand}: {standing}. The match {ends}."
+        desc = gettext("Totals after hand %(hand)s: %(standing)s. The match %(ends)s.") % {
+            "hand": rows[-1].hand,
+            "standing": standing,
+            "ends": ends,
+        }
     else:
-        desc = f"No hand has been scored yet. The match {ends}."
+        desc = gettext("No hand has been scored yet. The match %(ends)s.") % {"ends": ends}
     return Chart(
         width=width,
         height=height,

@@ -14,7 +14,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from django.utils.translation import gettext, ngettext
+
 from games import clock, engine
+from games.card_words import card_words
 from games.models import Match, MatchStatus, Seat
 from games.models.profiles import away_until as away_until_of
 from games.services import clocks
@@ -71,7 +74,7 @@ class Place:
     @property
     def who(self) -> str:
         """Return how sentences name this seat: "You" for the viewer."""
-        return "You" if self.is_you else self.name
+        return gettext("You") if self.is_you else self.name
 
 
 @dataclass(frozen=True)
@@ -238,9 +241,16 @@ def result_of(match: Match, places: Sequence[Place]) -> dict | None:
     winners = [p for p in standings if p.rank == 1]
     names = [p.who for p in winners]
     if len(names) == 1:
-        headline = "You win the match!" if winners[0].is_you else f"{names[0]} wins the match."
+        headline = (
+            gettext("You win the match!")
+            if winners[0].is_you
+            else gettext("%(name)s wins the match.") % {"name": names[0]}
+        )
     else:
-        headline = f"{', '.join(names[:-1])} and {names[-1]} share the win."
+        headline = gettext("%(names)s and %(last)s share the win.") % {
+            "names": ", ".join(names[:-1]),
+            "last": names[-1],
+        }
     return {"headline": headline, "standings": standings, "winners": winners}
 
 
@@ -258,7 +268,10 @@ def announcement(
     between_hands = not view.tricks and not view.trick
     if last_hand and (between_hands or view.phase == engine.FINISHED):
         points = ", ".join(f"{place.who} {line.score}" for place, line in last_hand["rows"])
-        parts.append(f"Hand {last_hand['number']} is over: {points}.")
+        parts.append(
+            gettext("Hand %(number)s is over: %(points)s.")
+            % {"number": last_hand["number"], "points": points}
+        )
     if view.tricks and view.phase == engine.PLAYING:
         trick = view.tricks[-1]
         if not view.trick:
@@ -266,31 +279,47 @@ def announcement(
         if trick.winner is None:
             # R5.2: every card of the suit led cancelled; the same player leads again.
             parts.append(
-                "Nobody won the trick: every card of the suit led was cancelled, and its cards "
-                "wait for the next trick's winner."
+                gettext(
+                    "Nobody won the trick: every card of the suit led was cancelled, and its "
+                    "cards wait for the next trick's winner."
+                )
             )
         elif not view.trick:
             winner = by_pos[trick.winner].who
-            parts.append(f"{winner} won the trick, taking {_points_in_words(trick.points)}.")
+            parts.append(
+                gettext("%(name)s won the trick, taking %(points)s.")
+                % {"name": winner, "points": _points_in_words(trick.points)}
+            )
         else:
-            parts.append(f"{by_pos[trick.winner].who} won the last trick.")
+            parts.append(
+                gettext("%(name)s won the last trick.") % {"name": by_pos[trick.winner].who}
+            )
     if view.trick:
         parts.append(", ".join(_played(by_pos, p) for p in view.trick) + ".")
     if view.phase == engine.PLAYING:
         actor = by_pos[view.to_act[0]]
-        parts.append("Your turn to play." if actor.is_you else f"{actor.name} is to play.")
+        parts.append(
+            gettext("Your turn to play.")
+            if actor.is_you
+            else gettext("%(name)s is to play.") % {"name": actor.name}
+        )
     elif view.phase == engine.PASSING:
         if me is not None and me.position in view.to_act:
-            parts.append(f"Hand {view.hand_no}: choose three cards to pass.")
+            parts.append(
+                gettext("Hand %(hand)s: choose three cards to pass.") % {"hand": view.hand_no}
+            )
         else:
-            parts.append(f"Hand {view.hand_no}: waiting for the others to pass.")
+            parts.append(
+                gettext("Hand %(hand)s: waiting for the others to pass.") % {"hand": view.hand_no}
+            )
     elif view.phase == engine.MOON:
         assert view.shooter is not None  # the moon phase is the shooter's
         shooter = by_pos[view.shooter]
         parts.append(
-            "You shot the moon: choose what it does."
+            gettext("You shot the moon: choose what it does.")
             if shooter.is_you
-            else f"{shooter.name} shot the moon and is choosing what it does."
+            else gettext("%(name)s shot the moon and is choosing what it does.")
+            % {"name": shooter.name}
         )
     elif result:
         parts.append(result["headline"])
@@ -299,9 +328,12 @@ def announcement(
 
 def _points_in_words(points: int) -> str:
     if points == 0:
-        return "no points"
-    return f"{points} point" if points == 1 else f"{points} points"
+        return gettext("no points")
+    return ngettext("%(count)d point", "%(count)d points", points) % {"count": points}
 
 
 def _played(by_pos: dict[int, Place], play: engine.PlayedCard) -> str:
-    return f"{by_pos[play.seat].who} played {play.card.words}"
+    return gettext("%(name)s played %(card)s") % {
+        "name": by_pos[play.seat].who,
+        "card": card_words(play.card),
+    }

@@ -1,6 +1,7 @@
 """Why a service refused an action, with the HTTP status a view should answer with."""
 
 from games import engine
+from games.card_words import reason_words
 
 
 class ActionRefused(Exception):
@@ -65,9 +66,12 @@ class StaleVersion(Conflict):
 
 
 def from_engine(error: engine.EngineError) -> ActionRefused:
-    """Translate an engine rejection into the service's terms, keeping its words and rule."""
+    """Translate an engine rejection into the service's terms, keeping its rule.
+
+    A card the rules forbid is said in the reader's language (the engine speaks English).
+    """
     if isinstance(error, engine.IllegalMove):
-        return IllegalPlay(error.message, error.rule)
+        return IllegalPlay(reason_words(error.message, error.rule), error.rule)
     if isinstance(error, engine.NotYourTurn | engine.WrongPhase):
         return Conflict(error.message, error.rule)
     return BadInput(error.message, error.rule)

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 from django.utils.translation import gettext, ngettext, pgettext
 
-from games import clock, engine
+from games import card_words, clock, engine
 
 register = template.Library()
 
@@ -24,6 +24,18 @@ def suit_class(card: engine.Card) -> str:
 
 
 register.filter("suit_class", suit_class)
+
+
+@register.filter
+def words(card: engine.Card) -> str:
+    """Return a card in words in the active language, like "Queen of spades"."""
+    return card_words.card_words(card)
+
+
+@register.filter
+def pass_direction(direction: str) -> str:
+    """Return a passing direction code ("left", "across", ...) in words."""
+    return card_words.direction_words(direction)
 
 
 @register.filter

@@ -386,5 +386,5 @@ def hand_over(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         pk,
         form,
         lambda data: stalled.hand_over(request.user, pk, data["position"]),
-        done="A bot plays that seat from now on.",
+        done=gettext("A bot plays that seat from now on."),
     )

@@ -5,6 +5,13 @@
 (function () {
   "use strict";
 
+  // Words come from the site's catalogue (/jsi18n/, loaded first); without it, English.
+  var gettext = window.gettext || function (text) { return text; };
+  var ngettext = window.ngettext || function (one, many, n) { return n === 1 ? one : many; };
+  var interpolate = window.interpolate || function (text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (all, name) { return String(values[name]); });
+  };
+
   var live = document.querySelector("[data-live]");
   if (!live || !("WebSocket" in window)) { return; }
 
@@ -153,7 +160,7 @@
     }
     var link = box.querySelector("[data-next-link]");
     link.href = matchPath(next);
-    link.textContent = "Next match waiting for you: match " + next;
+    link.textContent = interpolate(gettext("Next match waiting for you: match %(match)s"), { match: next }, true);
     box.hidden = false;
     var auto = box.querySelector("[data-next-auto]");
     auto.checked = autoOn();
@@ -162,7 +169,7 @@
       autoTimer = window.setInterval(tick, 1000);
     }
     var counting = autoTimer !== null;
-    box.querySelector("[data-next-countdown]").textContent = counting ? "Going there in " + secondsLeft + " s" : "";
+    box.querySelector("[data-next-countdown]").textContent = counting ? interpolate(gettext("Going there in %(seconds)s s"), { seconds: secondsLeft }, true) : "";
     box.querySelector("[data-next-stay]").hidden = !counting;
   }
 
@@ -233,7 +240,7 @@
     var button = document.createElement("button");
     button.type = "button";
     button.className = "link-button toast-optin";
-    button.textContent = "Notify me in this browser";
+    button.textContent = gettext("Notify me in this browser");
     button.addEventListener("click", function () {
       Promise.resolve(Notification.requestPermission()).then(function (permission) {
         if (permission === "granted") { stored("on"); }
@@ -256,7 +263,7 @@
     var close = document.createElement("button");
     close.type = "button";
     close.className = "toast-close";
-    close.setAttribute("aria-label", "Dismiss");
+    close.setAttribute("aria-label", gettext("Dismiss"));
     close.textContent = "×";
     close.addEventListener("click", function () { item.remove(); });
     item.append(link, close);
@@ -273,10 +280,12 @@
     showCount();
     if (matchId === followed) { return; }
     var others = Array.from(waiting).filter(function (id) { return id !== followed && id !== matchId; });
-    var text = "Your turn in match " + matchId +
-      (others.length ? " (and " + others.length + " more)" : "");
+    var turn = interpolate(gettext("Your turn in match %(match)s"), { match: matchId }, true);
+    var text = turn + (others.length ? " " + interpolate(
+      ngettext("(and %(count)s more)", "(and %(count)s more)", others.length),
+      { count: others.length }, true) : "");
     toast("turn", text, matchPath(matchId));
-    announce("Your turn in match " + matchId);
+    announce(turn);
     if (notifying()) {
       // One tag per match: several open tabs raise one notification, not one each.
       var note = new Notification("Hearts", { body: text, tag: "hearts-turn-" + matchId });
@@ -286,7 +295,8 @@
 
   // A tournament seated this player: say where, with a link to the match (or the tournament).
   function onSeated(data) {
-    var text = data.tournament + ", round " + data.round + ": you are seated at table " + data.table;
+    var text = interpolate(gettext("%(tournament)s, round %(round)s: you are seated at table %(table)s"),
+      { tournament: data.tournament, round: data.round, table: data.table }, true);
     toast("seated-" + data.url, text, data.url);
     announce(text);
   }

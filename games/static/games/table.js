@@ -3,6 +3,13 @@
 (function () {
   "use strict";
 
+  // Words come from the site's catalogue (/jsi18n/, loaded first); without it, English.
+  var gettext = window.gettext || function (text) { return text; };
+  var ngettext = window.ngettext || function (one, many, n) { return n === 1 ? one : many; };
+  var interpolate = window.interpolate || function (text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (all, name) { return String(values[name]); });
+  };
+
   // Every card is in the arrow keys' round, the ones that may not be played too: focused, each
   // of those reads out why (its aria-describedby).
   function cardControls(hand) {
@@ -56,7 +63,7 @@
     var out = form.querySelector("[data-pass-count]");
     if (!out) { return; }
     var chosen = form.querySelectorAll(".pass-choice input:checked").length;
-    out.textContent = said || (chosen + " of " + PASS_SIZE + " chosen");
+    out.textContent = said || interpolate(gettext("%(chosen)s of %(size)s chosen"), { chosen: chosen, size: PASS_SIZE }, true);
   }
 
   document.addEventListener("change", function (event) {
@@ -65,7 +72,7 @@
     var chosen = form.querySelectorAll(".pass-choice input:checked").length;
     if (event.target.checked && chosen > PASS_SIZE) {
       event.target.checked = false;
-      countPassChoices(form, "You pass three cards: take one back first.");
+      countPassChoices(form, gettext("You pass three cards: take one back first."));
       return;
     }
     countPassChoices(form);
@@ -79,7 +86,8 @@
       // Caught on the way down, before htmx's own listener on the form sends it.
       event.preventDefault();
       event.stopPropagation();
-      countPassChoices(form, "Choose " + PASS_SIZE + " cards to pass: " + chosen + " chosen.");
+      countPassChoices(form, interpolate(gettext("Choose %(size)s cards to pass: %(chosen)s chosen."),
+        { size: PASS_SIZE, chosen: chosen }, true));
     }
   }, true);
 
@@ -88,10 +96,15 @@
   function durationWords(seconds) {
     var days = Math.floor(seconds / 86400), hours = Math.floor(seconds % 86400 / 3600);
     var minutes = Math.floor(seconds % 3600 / 60), secs = Math.floor(seconds % 60);
-    if (days) { return days + (days === 1 ? " day" : " days") + (hours ? " " + hours + " h" : ""); }
-    if (hours) { return hours + " h" + (minutes ? " " + minutes + " min" : ""); }
-    if (minutes) { return minutes + " min" + (secs && minutes < 10 ? " " + secs + " s" : ""); }
-    return secs + " s";
+    function words(text, count) { return interpolate(text, { count: count }, true); }
+    var dayWords = words(ngettext("%(count)s day", "%(count)s days", days), days);
+    var hourWords = words(gettext("%(count)s h"), hours);
+    var minuteWords = words(gettext("%(count)s min"), minutes);
+    var secondWords = words(gettext("%(count)s s"), secs);
+    if (days) { return dayWords + (hours ? " " + hourWords : ""); }
+    if (hours) { return hourWords + (minutes ? " " + minuteWords : ""); }
+    if (minutes) { return minuteWords + (secs && minutes < 10 ? " " + secondWords : ""); }
+    return secondWords;
   }
 
   function tickDeadlines() {
@@ -99,7 +112,8 @@
     document.querySelectorAll("time[data-seconds-left]").forEach(function (clock) {
       if (!clock.dataset.shownAt) { clock.dataset.shownAt = String(now); }
       var left = Number(clock.dataset.secondsLeft) - (now - Number(clock.dataset.shownAt)) / 1000;
-      var text = left > 0 ? durationWords(left) + " left" : "time is up";
+      var text = left > 0 ? interpolate(gettext("%(time)s left"), { time: durationWords(left) }, true)
+        : gettext("time is up");
       if (clock.textContent !== text) { clock.textContent = text; }
       clock.classList.toggle("is-up", left <= 0);
     });
