@@ -27,7 +27,8 @@
     var card = event.target.closest && event.target.closest('button.playing-card[aria-disabled="true"]');
     if (!card) { return; }
     event.preventDefault();
-    var reason = document.getElementById(card.getAttribute("aria-describedby") || "");
+    // Its reason comes first; a card received in the pass also points to who passed it.
+    var reason = document.getElementById((card.getAttribute("aria-describedby") || "").split(" ")[0]);
     if (!reason) { return; }
     reason.classList.remove("is-flagged");
     void reason.offsetWidth;  // restart the highlight when the same reason is asked for again
