@@ -3,22 +3,34 @@
 from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from games import engine, services
 from games.models import BonusCard, BotLevel, MoonOption, Variant
 from games.services import clocks
 
 SEAT_COUNTS = range(3, 11)  # every table size some game allows (3 to 7; 5 to 10 with two decks)
-PLAYER_CHOICES = [(n, f"{n} players") for n in SEAT_COUNTS]
+
+
+def _players_words(n: int) -> str:
+    return ngettext("%(n)d player", "%(n)d players", n) % {"n": n}
+
+
+# Put in words when drawn, in the language of the page (the choices are made at import).
+PLAYER_CHOICES = [(n, lazy(_players_words, str)(n)) for n in SEAT_COUNTS]
 # What makes each game, beside its name in the lobby's choice of game.
 VARIANT_SUMMARIES = {
-    Variant.STANDARD: "one deck, 3 to 7 players",
-    Variant.OMNIBUS: "a bonus card worth −10 to whoever takes it, 3 to 7 players",
-    Variant.CANCELLATION: "two decks, identical cards cancel, 5 to 10 players",
+    Variant.STANDARD: _("one deck, 3 to 7 players"),
+    Variant.OMNIBUS: _("a bonus card worth −10 to whoever takes it, 3 to 7 players"),
+    Variant.CANCELLATION: _("two decks, identical cards cancel, 5 to 10 players"),
 }
-VARIANT_CHOICES = [(v.value, f"{v.label}: {VARIANT_SUMMARIES[v]}") for v in Variant]
+VARIANT_CHOICES = [(v.value, format_lazy("{}: {}", v.label, VARIANT_SUMMARIES[v])) for v in Variant]
 MOST_BOTS = SEAT_COUNTS[-1] - 1
-LEVEL_HELP = (
+MOON_REFUSAL = _("Choose to subtract 26 from your score or add 26 to everyone else's.")
+LEVEL_HELP = _(
     "Easy plays at once by simple rules; normal and strong think ahead over the cards they "
     "cannot see (strong longer, and harder to beat). Only as many as there are bot seats count."
 )
@@ -30,7 +42,10 @@ class BotLevelsWidget(forms.MultiWidget):
     def __init__(self) -> None:
         super().__init__(
             [
-                forms.Select(choices=BotLevel.choices, attrs={"aria-label": f"Level of bot {n}"})
+                forms.Select(
+                    choices=BotLevel.choices,
+                    attrs={"aria-label": format_lazy(_("Level of bot {n}"), n=n)},
+                )
                 for n in range(1, MOST_BOTS + 1)
             ]
         )
@@ -49,9 +64,9 @@ class BotLevelsField(forms.MultiValueField):
             forms.ChoiceField(
                 choices=BotLevel.choices,
                 required=False,
-                error_messages={"invalid_choice": "Choose easy, normal or strong for each bot."},
+                error_messages={"invalid_choice": _("Choose easy, normal or strong for each bot.")},
             )
-            for _ in range(MOST_BOTS)
+            for _seat in range(MOST_BOTS)
         ]
         super().__init__(fields, require_all_fields=False, required=False, **kwargs)
 
@@ -65,102 +80,102 @@ class CreateMatchForm(forms.Form):
     """What a player chooses when opening a new match (R1.1, R4.3, R4.5, R4.7)."""
 
     variant = forms.ChoiceField(
-        label="Game",
+        label=_("Game"),
         choices=VARIANT_CHOICES,
         initial=Variant.STANDARD,
         required=False,  # left out: the standard game
-        error_messages={"invalid_choice": "Choose Standard, Omnibus or Cancellation Hearts."},
+        error_messages={"invalid_choice": _("Choose Standard, Omnibus or Cancellation Hearts.")},
     )
     bonus_card = forms.ChoiceField(
-        label="Bonus card (Omnibus Hearts only)",
+        label=_("Bonus card (Omnibus Hearts only)"),
         choices=BonusCard.choices,
         initial=BonusCard.JD,
         required=False,
-        help_text="Whoever takes it scores −10.",
-        error_messages={"invalid_choice": "The bonus card is the J♦ or the 10♦."},
+        help_text=_("Whoever takes it scores −10."),
+        error_messages={"invalid_choice": _("The bonus card is the J♦ or the 10♦.")},
     )
     players = forms.TypedChoiceField(
-        label="Players",
+        label=_("Players"),
         choices=PLAYER_CHOICES,
         coerce=int,
         initial=4,
-        error_messages={"invalid_choice": "Choose from 3 to 10 players."},
+        error_messages={"invalid_choice": _("Choose from 3 to 10 players.")},
     )
     target = forms.IntegerField(
-        label="Target score",
+        label=_("Target score"),
         min_value=25,
         max_value=500,
         initial=100,
-        help_text="The match ends when someone reaches it; 50 is a sensible minimum.",
+        help_text=_("The match ends when someone reaches it; 50 is a sensible minimum."),
     )
     hands = forms.IntegerField(
-        label="Fixed number of hands",
+        label=_("Fixed number of hands"),
         min_value=0,
         max_value=50,
         initial=0,
         required=False,
-        help_text=(
+        help_text=_(
             "0 plays to the target score. 1 to 50 ends the match after exactly that many hands, "
             "whatever the totals; the lowest total wins."
         ),
     )
     moon = forms.ChoiceField(
-        label="Shooting the moon", choices=MoonOption.choices, initial=MoonOption.ASK
+        label=_("Shooting the moon"), choices=MoonOption.choices, initial=MoonOption.ASK
     )
     bots = forms.IntegerField(
-        label="Seats filled by bots",
+        label=_("Seats filled by bots"),
         min_value=0,
         max_value=MOST_BOTS,
         initial=0,
-        help_text="The other seats wait for people; you can add bots or start later.",
+        help_text=_("The other seats wait for people; you can add bots or start later."),
     )
     bot_levels = BotLevelsField(
-        label="Level of each bot, in seat order",
+        label=_("Level of each bot, in seat order"),
         initial=(BotLevel.NORMAL,) * MOST_BOTS,
         help_text=LEVEL_HELP,
     )
     private = forms.BooleanField(
-        label="Private: hidden from all but those seated; join with the invite link",
+        label=_("Private: hidden from all but those seated; join with the invite link"),
         required=False,
     )
     auto_finish = forms.BooleanField(
-        label="Play out a hand once no points are left", required=False, initial=True
+        label=_("Play out a hand once no points are left"), required=False, initial=True
     )
     decision_seconds = forms.TypedChoiceField(
-        label="Time for each decision",
-        choices=[("", "Untimed"), *clocks.DECISION_PRESETS],
+        label=_("Time for each decision"),
+        choices=[("", _("Untimed")), *clocks.DECISION_PRESETS],
         coerce=int,
         empty_value=None,
         required=False,
         initial=str(86400),
-        help_text=(
+        help_text=_(
             "When it runs out, a bot makes that one decision; after two in a row, a bot takes "
             "the seat for the rest of the match."
         ),
-        error_messages={"invalid_choice": "Choose one of the times offered, or untimed."},
+        error_messages={"invalid_choice": _("Choose one of the times offered, or untimed.")},
     )
     bank = forms.TypedChoiceField(
-        label="Bank of extra time for each player",
+        label=_("Bank of extra time for each player"),
         choices=clocks.BANK_PRESETS,
         coerce=int,
         empty_value=0,  # type: ignore[arg-type]  # any value may stand for "no choice"
         required=False,
         initial=1,
-        help_text="Spent when a decision takes longer; a quarter of any unused time flows back.",
-        error_messages={"invalid_choice": "Choose one of the banks offered."},
+        help_text=_("Spent when a decision takes longer; a quarter of any unused time flows back."),
+        error_messages={"invalid_choice": _("Choose one of the banks offered.")},
     )
 
     rated = forms.BooleanField(
-        label="Rated: the result moves the ratings",
+        label=_("Rated: the result moves the ratings"),
         required=False,
         initial=True,
-        help_text="Leave it unticked for a casual match that counts in statistics only.",
+        help_text=_("Leave it unticked for a casual match that counts in statistics only."),
     )
     allow_vacation = forms.BooleanField(
-        label="Stop a player's clock while they are on vacation",
+        label=_("Stop a player's clock while they are on vacation"),
         required=False,
         initial=True,
-        help_text="Players earn vacation days by playing; see the profile page.",
+        help_text=_("Players earn vacation days by playing; see the profile page."),
     )
 
     def clean(self) -> dict[str, Any]:
@@ -176,9 +191,13 @@ class CreateMatchForm(forms.Form):
         bonus = data.get("bonus_card") or BonusCard.JD
         data["bonus_card"] = bonus
         if variant and variant != Variant.OMNIBUS and bonus != BonusCard.JD:
-            self.add_error("bonus_card", "Only Omnibus Hearts has a bonus card to choose.")
+            self.add_error("bonus_card", gettext("Only Omnibus Hearts has a bonus card to choose."))
         if players is not None and bots is not None and bots >= players:
-            self.add_error("bots", f"Choose between 0 and {players - 1} bots for {players} seats.")
+            self.add_error(
+                "bots",
+                gettext("Choose between 0 and %(most)d bots for %(seats)d seats.")
+                % {"most": players - 1, "seats": players},
+            )
         return data
 
     def options(self) -> services.MatchOptions:
@@ -215,7 +234,7 @@ class CardField(forms.CharField):
         try:
             return str(engine.Card.parse(text))
         except engine.EngineError:
-            raise forms.ValidationError("That is not a card.") from None
+            raise forms.ValidationError(gettext("That is not a card.")) from None
 
 
 class VersionForm(forms.Form):
@@ -226,10 +245,10 @@ class VersionForm(forms.Form):
         # Bounded so that a garbage number never reaches the database's integer column.
         max_value=2**31 - 1,
         error_messages={
-            "required": "This page is out of date: reload it and try again.",
-            "invalid": "This page is out of date: reload it and try again.",
-            "min_value": "This page is out of date: reload it and try again.",
-            "max_value": "This page is out of date: reload it and try again.",
+            "required": _("This page is out of date: reload it and try again."),
+            "invalid": _("This page is out of date: reload it and try again."),
+            "min_value": _("This page is out of date: reload it and try again."),
+            "max_value": _("This page is out of date: reload it and try again."),
         },
     )
 
@@ -237,7 +256,7 @@ class VersionForm(forms.Form):
 class PlayForm(VersionForm):
     """Play one card."""
 
-    card = CardField(error_messages={"required": "Choose a card to play."})
+    card = CardField(error_messages={"required": _("Choose a card to play.")})
 
 
 class PassForm(VersionForm):
@@ -246,8 +265,8 @@ class PassForm(VersionForm):
     cards = forms.MultipleChoiceField(
         choices=[(str(card), card.words) for card in engine.CARDS],
         error_messages={
-            "required": "Choose three cards to pass.",
-            "invalid_choice": "That is not a card.",
+            "required": _("Choose three cards to pass."),
+            "invalid_choice": _("That is not a card."),
         },
     )
 
@@ -255,7 +274,8 @@ class PassForm(VersionForm):
         cards = self.cleaned_data["cards"]
         if len(set(cards)) != 3:
             raise forms.ValidationError(
-                f"Choose exactly three cards to pass, not {len(set(cards))}."
+                gettext("Choose exactly three cards to pass, not %(count)d.")
+                % {"count": len(set(cards))}
             )
         return cards
 
@@ -266,8 +286,10 @@ class MoonForm(VersionForm):
     option = forms.ChoiceField(
         choices=[("subtract", "Subtract 26 from my score"), ("add", "Add 26 to everyone else's")],
         error_messages={
-            "required": "Choose to subtract 26 from your score or add 26 to everyone else's.",
-            "invalid_choice": "Choose to subtract 26 from your score or add 26 to everyone else's.",
+            "required": _("Choose to subtract 26 from your score or add 26 to everyone else's."),
+            "invalid_choice": _(
+                "Choose to subtract 26 from your score or add 26 to everyone else's."
+            ),
         },
     )
 
@@ -284,7 +306,7 @@ class BotSeatForm(SeatForm):
     level = forms.ChoiceField(
         choices=BotLevel.choices,
         required=False,
-        error_messages={"invalid_choice": "Choose easy, normal or strong for the bot."},
+        error_messages={"invalid_choice": _("Choose easy, normal or strong for the bot.")},
     )
 
     def clean_level(self) -> str:
@@ -298,10 +320,10 @@ class HandOverForm(forms.Form):
         min_value=0,
         max_value=6,
         error_messages={
-            "required": "Choose the seat to hand to a bot.",
-            "invalid": "There is no such seat at this table.",
-            "min_value": "There is no such seat at this table.",
-            "max_value": "There is no such seat at this table.",
+            "required": _("Choose the seat to hand to a bot."),
+            "invalid": _("There is no such seat at this table."),
+            "min_value": _("There is no such seat at this table."),
+            "max_value": _("There is no such seat at this table."),
         },
     )
 

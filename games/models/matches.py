@@ -45,8 +45,8 @@ class Variant(models.TextChoices):
 class BonusCard(models.TextChoices):
     """Omnibus Hearts' bonus card (R5.1): the engine's `RuleSet.bonus_card`."""
 
-    JD = "JD", "J♦, the jack of diamonds"
-    TD = "TD", "10♦, the ten of diamonds"
+    JD = "JD", _("J♦, the jack of diamonds")
+    TD = "TD", _("10♦, the ten of diamonds")
 
 
 class MoonOption(models.TextChoices):

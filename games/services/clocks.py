@@ -26,6 +26,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Match, Seat
 from games.models.matches import MAX_BANK_SECONDS, MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
@@ -41,11 +42,13 @@ MIN_REMINDER_LEAD = timedelta(hours=1)
 
 # What the lobby offers: an allowance per decision, and a bank in allowances.
 DECISION_PRESETS = [
-    (60, "1 minute"), (300, "5 minutes"), (3600, "1 hour"), (12 * 3600, "12 hours"),
-    (86400, "1 day"), (2 * 86400, "2 days"), (3 * 86400, "3 days"), (7 * 86400, "7 days"),
-    (14 * 86400, "14 days"),
+    (60, _("1 minute")), (300, _("5 minutes")), (3600, _("1 hour")), (12 * 3600, _("12 hours")),
+    (86400, _("1 day")), (2 * 86400, _("2 days")), (3 * 86400, _("3 days")),
+    (7 * 86400, _("7 days")), (14 * 86400, _("14 days")),
 ]  # fmt: skip
-BANK_PRESETS = [(0, "No bank"), (1, "One more allowance"), (3, "Three more allowances")]
+BANK_PRESETS = [
+    (0, _("No bank")), (1, _("One more allowance")), (3, _("Three more allowances")),
+]  # fmt: skip
 
 
 def check_time_control(decision_seconds: int | None, bank_seconds: int) -> None:
