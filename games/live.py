@@ -15,8 +15,13 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.dispatch import receiver
+from django.utils.translation import override
 
+from games.languages import supported
+from games.models import Profile
+from games.notifications.notices import KINDS, notice_words
 from games.services.events import lobby_changed, match_changed, match_notice, tournament_seated
 
 logger = logging.getLogger(__name__)
@@ -142,11 +147,20 @@ def relay_seated(
 
 @receiver(match_notice, dispatch_uid="games.live.notice")
 def relay_notice(
-    sender, *, match_id: int, user_ids: list[int], kind: str, text: str, **kwargs
+    sender, *, match_id: int, user_ids: list[int], kind: str, text: str, by: str = "", **kwargs
 ) -> None:
-    """Tell each player concerned of a notice about a match (a nudge, a match given up)."""
-    event = {"type": "match.notice", "match": match_id, "kind": kind, "text": text}
-    messages = [(user_group(user_id), event) for user_id in sorted(set(user_ids))]
+    """Tell each player concerned of a notice about a match (a nudge, a match given up), each
+    in their own language (the change was made in someone else's)."""
+    ids = sorted(set(user_ids))
+    chosen = dict(Profile.objects.filter(user_id__in=ids).values_list("user_id", "language"))
+    messages = []
+    for user_id in ids:
+        words = text
+        if kind in KINDS:
+            with override(supported(chosen.get(user_id)) or settings.LANGUAGE_CODE):
+                words = str(notice_words(kind, by, match_id)[1])
+        event = {"type": "match.notice", "match": match_id, "kind": kind, "text": words}
+        messages.append((user_group(user_id), event))
     _send(messages, f"a notice of match {match_id}")
 
 

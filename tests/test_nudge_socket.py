@@ -30,3 +30,26 @@ def test_the_nudged_player_hears_of_it_on_any_page(alice, make_user):
         "text": f"Bob nudged you: match {match.pk} waits for your move.",
     }
     assert not card_text_in(str(event))
+
+
+def test_the_nudged_player_hears_it_in_their_own_language(alice, make_user):
+    from django.utils.translation import override
+
+    from games.notifications.notices import notice_words
+
+    alice.profile.language = "su"
+    alice.profile.save(update_fields=["language"])
+    bob = make_user("bob", "Bob")
+    match = make_match(alice, people=[bob])
+    act(bob, match, seat_of(match, bob))
+
+    async def scenario():
+        page, _ = await connect(alice)
+        await database_sync_to_async(nudges.nudge)(bob, match.pk)
+        return await receive_until(page, lambda got: len(got) == 1)
+
+    (event,) = run_async(scenario)
+    with override("su"):
+        sundanese = notice_words("nudge", "Bob", match.pk)[1]
+    assert event["text"] == sundanese
+    assert sundanese != f"Bob nudged you: match {match.pk} waits for your move."

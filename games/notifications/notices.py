@@ -24,7 +24,7 @@ logger = logging.getLogger(__name__)
 KINDS = ("nudge", "expired")
 
 
-def _words(kind: str, by: str, match_id: int) -> tuple[str, str]:
+def notice_words(kind: str, by: str, match_id: int) -> tuple[str, str]:
     """Return the subject and the text of a notice, in the active language."""
     if kind == "nudge":
         return (
@@ -61,7 +61,7 @@ def send_match_notice(user_id: int, match_id: int, kind: str, text: str, by: str
     if match is None:
         return False
     with override(language_of(user)):
-        subject, words = _words(kind, by, match_id)
+        subject, words = notice_words(kind, by, match_id)
         context = {
             "kind": kind,
             "text": words,
