@@ -349,11 +349,13 @@ class Seat(models.Model):
         if self.is_bot and not self.user_id:
             return self.bot_name or f"Bot {self.position + 1}"
         if self.user is None:
-            return "Empty seat"
+            return gettext("Empty seat")
         name = display_name_of(self.user)
         if self.left_on_time:
-            return f"{name} (out of time, a bot plays)"
-        return f"{name} (resigned, a bot plays)" if self.resigned else name
+            return gettext("%(name)s (out of time, a bot plays)") % {"name": name}
+        if self.resigned:
+            return gettext("%(name)s (resigned, a bot plays)") % {"name": name}
+        return name
 
 
 class Hand(models.Model):
