@@ -16,7 +16,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.utils.translation import gettext
+from django.utils.translation import ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games import admin_records, admin_tournaments  # noqa: F401  (they register their admin)
@@ -167,17 +167,19 @@ class MatchAdmin(admin.ModelAdmin):
     def check_log(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
         broken = [match.pk for match in queryset if not log_matches_snapshot(match)]
         if broken:
-            self.message_user(
-                request,
-                gettext("The log does not reproduce the stored state of match(es) %(ids)s.")
-                % {"ids": broken},
-                messages.ERROR,
+            words = ngettext(
+                "The log does not reproduce the stored state of match %(ids)s.",
+                "The log does not reproduce the stored state of matches %(ids)s.",
+                len(broken),
             )
+            ids = ", ".join(str(pk) for pk in broken)
+            self.message_user(request, words % {"ids": ids}, messages.ERROR)
         else:
-            self.message_user(
-                request,
-                gettext("All %(count)d match(es) replay exactly.") % {"count": queryset.count()},
+            count = queryset.count()
+            words = ngettext(
+                "The match replays exactly.", "All %(count)d matches replay exactly.", count
             )
+            self.message_user(request, words % {"count": count})
 
 
 @admin.register(Seat)
