@@ -230,15 +230,15 @@ def random_playout(match: Match, rng: random.Random) -> None:
                 chosen |= pick
                 hand ^= pick
             match.pass_fast(seat, chosen)
-    legal_mask, play = match.legal_mask, match.play_fast
-    while match.phase == PLAYING:
-        legal = legal_mask()
+    play = match.play_fast
+    legal = match.legal_mask() if match.phase == PLAYING else 0
+    while legal:  # play_fast answers the next seat's legal plays, 0 once the tricks are over
         if legal & (legal - 1):
             # Inlined _random_bit: this loop is the benchmark's hot path.
             for _ in range(int(random_() * legal.bit_count())):
                 legal &= legal - 1
             legal &= -legal
-        play(legal.bit_length() - 1)
+        legal = play(legal.bit_length() - 1)
     if match.phase == MOON:
         match.moon_fast("subtract" if random_() < 0.5 else "add")
 
