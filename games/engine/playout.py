@@ -153,8 +153,10 @@ def play_out(
         if legal & (legal - 1):
             seat = m.turn
             if seat != steady and random_() < noise:
-                for _ in range(int(random_() * legal.bit_count())):
+                skip = random_() * legal.bit_count()  # as bots._random_bit, inlined
+                while skip >= 1.0:
                     legal &= legal - 1
+                    skip -= 1.0
                 card = (legal & -legal).bit_length() - 1
             elif seat in (shoot, hunted):
                 card = shoot_card(m, legal)
