@@ -163,7 +163,8 @@ class Match:
     @property
     def points_taken(self) -> tuple[int, ...]:
         """Return the points each seat has taken in tricks this hand (R4.2)."""
-        return tuple((t & HEARTS_MASK).bit_count() + (13 if t & QS_MASK else 0) for t in self.taken)
+        taken = self.taken
+        return tuple([(t & HEARTS_MASK).bit_count() + (13 if t & QS_MASK else 0) for t in taken])
 
     @property
     def bonus_taker(self) -> int | None:
@@ -188,7 +189,7 @@ class Match:
         if self.phase == PLAYING:
             return (self.turn,)
         if self.phase == PASSING:
-            return tuple(s for s in range(self.n) if self.passes[s] is None)
+            return tuple([s for s, passed in enumerate(self.passes) if passed is None])
         if self.phase == MOON:
             return (self.shooter,)  # type: ignore[return-value]
         return ()
@@ -389,7 +390,9 @@ class Match:
 
     def _begin_play(self) -> None:
         bit = 1 << self.opening
-        leader = next(s for s, h in enumerate(self.hands) if h & bit)
+        leader = 0
+        while not self.hands[leader] & bit:
+            leader += 1
         self.turn = self.leader = leader
         self.first = True
         self.phase = PLAYING
