@@ -413,11 +413,14 @@ class Match:
         self.trick_mask |= bit
         if bit & POINTS_MASK:
             self.broken = True  # R3.5: a heart or the Q♠ breaks hearts
-        played = len(trick)
-        if played < self.n:
-            if played == 1:
-                self.lead_mask = SUIT_MASKS[card // 13]
-            seat = self.turn = self.left[seat]
+        leader = self.leader
+        if seat == leader:
+            self.lead_mask = SUIT_MASKS[card // 13]
+        # Play goes left (R1.5); the trick is complete when that comes back to its leader,
+        # a test cheaper than counting the cards played.
+        seat = self.left[seat]
+        if seat != leader:
+            self.turn = seat
             hand = hands[seat]
             legal = hand & self.lead_mask
             if legal:
@@ -427,7 +430,6 @@ class Match:
             return hand
         # R3.4: the highest card of the suit led is the top bit of the trick within that suit.
         top = (self.trick_mask & self.lead_mask).bit_length() - 1
-        leader = self.leader
         winner = (leader + trick.index(top)) % self.n
         self.taken[winner] |= self.trick_mask
         tricks = self.tricks
