@@ -233,9 +233,10 @@ def random_playout(match: Match, rng: random.Random) -> None:
     play = match.play_fast
     legal = match.legal_mask() if match.phase == PLAYING else 0
     while legal:  # play_fast answers the next seat's legal plays, 0 once the tricks are over
-        if legal & (legal - 1):
+        count = legal.bit_count()
+        if count > 1:
             # Inlined _random_bit: this loop is the benchmark's hot path.
-            skip = random_() * legal.bit_count()
+            skip = random_() * count
             while skip >= 1.0:
                 legal &= legal - 1
                 skip -= 1.0
