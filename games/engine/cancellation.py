@@ -232,8 +232,11 @@ class CancellationMatch(Match):
         self.first = True
         self.phase = PLAYING
 
-    def play_fast(self, card: int) -> None:
-        """Play card index `card` (0..103) for the seat to act, trusting that it is legal."""
+    def play_fast(self, card: int) -> int:
+        """Play card index `card` (0..103) for the seat to act, trusting that it is legal.
+
+        Return the legal plays of the next seat to act, or 0 once the hand's tricks are over.
+        """
         seat = self.turn
         bit = 1 << card
         self.hands[seat] ^= bit
@@ -246,7 +249,7 @@ class CancellationMatch(Match):
             if len(trick) == 1:
                 self.lead_mask = SUITS2[card % DECK_SIZE // 13]
             self.turn = self.left[seat]
-            return
+            return self.legal_mask()
         winner = trick_winner(trick, self.leader, self.n)
         last = len(self.tricks) + 1 == self.hand_size
         self.tricks.append((self.leader, tuple(trick), NOT_WON if winner is None else winner))
@@ -264,6 +267,8 @@ class CancellationMatch(Match):
             self.turn = self.leader  # R5.2: the same player leads again
         if last:
             self._end_hand()
+            return 0
+        return self.legal_mask()
 
     def _take(self, seat: int) -> None:
         """Give the waiting cards (this trick's, tricks not won before it, the widow) to a seat."""

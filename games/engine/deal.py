@@ -74,18 +74,18 @@ class Deal:
 
         Sorting on random keys runs at C speed where shuffle draws each swap in Python. For the
         same Random state it gives a different deal than from_rng, so recorded seeds (R6.2)
-        keep using from_seed.
+        keep using from_seed. The cards are shuffled as one-card sets, so a hand is the sum of
+        its slice, with no lookup per card.
         """
-        deck = list(rules.deck_indices)
+        deck = list(rules.deck_bits)
         random_ = rng.random
         deck.sort(key=lambda _: random_())
         size = rules.hand_size
         dealt = size * rules.players
-        bit = BITS.__getitem__
         return cls(
-            [sum(map(bit, deck[start : start + size])) for start in range(0, dealt, size)],
+            [sum(deck[start : start + size]) for start in range(0, dealt, size)],
             None,
-            sum(map(bit, deck[dealt:])),
+            sum(deck[dealt:]),
         )
 
     @classmethod

@@ -146,15 +146,17 @@ def play_out(
     and defend, once it holds enough points); `steady` a seat that never plays at random (the
     searching seat follows its own policy without noise); `noise` the share of random plays.
     """
-    legal_mask, play = m.legal_mask, m.play_fast
+    play = m.play_fast
     hunted = find_shooter(m, steady)
-    while m.phase == PLAYING:
-        legal = legal_mask()
+    legal = m.legal_mask() if m.phase == PLAYING else 0
+    while legal:  # play_fast answers the next seat's legal plays, 0 once the tricks are over
         if legal & (legal - 1):
             seat = m.turn
             if seat != steady and random_() < noise:
-                for _ in range(int(random_() * legal.bit_count())):
+                skip = random_() * legal.bit_count()  # as bots._random_bit, inlined
+                while skip >= 1.0:
                     legal &= legal - 1
+                    skip -= 1.0
                 card = (legal & -legal).bit_length() - 1
             elif seat in (shoot, hunted):
                 card = shoot_card(m, legal)
@@ -168,7 +170,7 @@ def play_out(
                 card = duck_card(m, legal)
         else:
             card = legal.bit_length() - 1
-        play(card)
+        legal = play(card)
         if not m.trick:
             hunted = find_shooter(m, steady)
 

@@ -186,6 +186,11 @@ class RuleSet:
         """Return the indices of the cards in play, lowest first."""
         return tuple(i for i in range(self.deck_mask.bit_length()) if self.deck_mask >> i & 1)
 
+    @cached_property
+    def deck_bits(self) -> tuple[int, ...]:
+        """Return the one-card sets of the cards in play, in the order of deck_indices."""
+        return tuple(1 << i for i in self.deck_indices)
+
     @property
     def tricks_per_hand(self) -> int:
         """Return the number of tricks in a hand."""

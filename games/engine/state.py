@@ -163,7 +163,8 @@ class Match:
     @property
     def points_taken(self) -> tuple[int, ...]:
         """Return the points each seat has taken in tricks this hand (R4.2)."""
-        return tuple((t & HEARTS_MASK).bit_count() + (13 if t & QS_MASK else 0) for t in self.taken)
+        taken = self.taken
+        return tuple([(t & HEARTS_MASK).bit_count() + (13 if t & QS_MASK else 0) for t in taken])
 
     @property
     def bonus_taker(self) -> int | None:
@@ -188,7 +189,7 @@ class Match:
         if self.phase == PLAYING:
             return (self.turn,)
         if self.phase == PASSING:
-            return tuple(s for s in range(self.n) if self.passes[s] is None)
+            return tuple([s for s, passed in enumerate(self.passes) if passed is None])
         if self.phase == MOON:
             return (self.shooter,)  # type: ignore[return-value]
         return ()
@@ -389,38 +390,61 @@ class Match:
 
     def _begin_play(self) -> None:
         bit = 1 << self.opening
-        leader = next(s for s, h in enumerate(self.hands) if h & bit)
+        leader = 0
+        while not self.hands[leader] & bit:
+            leader += 1
         self.turn = self.leader = leader
         self.first = True
         self.phase = PLAYING
 
-    def play_fast(self, card: int) -> None:
-        """Play card index `card` for the seat to act, trusting that it is legal."""
+    def play_fast(self, card: int) -> int:
+        """Play card index `card` for the seat to act, trusting that it is legal.
+
+        Return the legal plays of the next seat to act, as legal_mask() would then, or 0 once
+        the hand's last trick is taken: a playout needs one call per card, not two. They are
+        worked out here, where the branch taken already tells whether a trick is under way.
+        """
         seat = self.turn
         bit = 1 << card
-        self.hands[seat] ^= bit
+        hands = self.hands
+        hands[seat] ^= bit
         trick = self.trick
         trick.append(card)
         self.trick_mask |= bit
         if bit & POINTS_MASK:
             self.broken = True  # R3.5: a heart or the Q♠ breaks hearts
-        played = len(trick)
-        if played < self.n:
-            if played == 1:
-                self.lead_mask = SUIT_MASKS[card // 13]
-            self.turn = self.left[seat]
-            return
+        leader = self.leader
+        if seat == leader:
+            self.lead_mask = SUIT_MASKS[card // 13]
+        # Play goes left (R1.5); the trick is complete when that comes back to its leader,
+        # a test cheaper than counting the cards played.
+        seat = self.left[seat]
+        if seat != leader:
+            self.turn = seat
+            hand = hands[seat]
+            legal = hand & self.lead_mask
+            if legal:
+                return legal  # R3.2 follow suit
+            if self.first:
+                return hand & NO_POINTS or hand  # R3.3
+            return hand
         # R3.4: the highest card of the suit led is the top bit of the trick within that suit.
         top = (self.trick_mask & self.lead_mask).bit_length() - 1
-        winner = (self.leader + trick.index(top)) % self.n
+        winner = (leader + trick.index(top)) % self.n
         self.taken[winner] |= self.trick_mask
-        self.tricks.append((self.leader, tuple(trick), winner))
+        tricks = self.tricks
+        tricks.append((leader, tuple(trick), winner))
         self.trick = []
         self.trick_mask = 0
         self.turn = self.leader = winner
         self.first = False
-        if len(self.tricks) == self.hand_size:
+        if len(tricks) == self.hand_size:
             self._end_hand()
+            return 0
+        hand = hands[winner]
+        if self.broken:
+            return hand
+        return hand & NO_HEARTS or hand  # R3.5, R3.6 (Q♠ is not a heart), R3.7
 
     def _end_hand(self) -> None:
         self.turn = -1
