@@ -12,7 +12,6 @@ from .cards import HEARTS_MASK, QS_INDEX, QS_MASK, SUIT_MASKS, indices_of
 SPADES_MASK = SUIT_MASKS[3]
 AS_KS = QS_MASK << 1 | QS_MASK << 2
 JACK = 9  # rank index of the jack (2 is 0, ace is 12)
-KING = 11
 
 
 def spade_cover(hand: int, hand_size: int) -> bool:
@@ -47,11 +46,6 @@ def card_danger(card: int, hand: int, slots: int, cover: bool) -> float:
             return 1.0 if cover else 80.0 + rank
         return rank * 0.5  # low spades protect: keep them
     if suit == 2:
-        if rank >= KING and bit > hand & HEARTS_MASK & ~bit:
-            # Our highest heart, the A♥ or K♥, stays as the stopper of a shot: passed, it is
-            # the very card a shooter needs (in three of the eight shots a random player made
-            # against the strong bot in 1,000 hands, it held hearts the bot had passed it).
-            return 2.0
         return 10.0 + rank * 4 if rank >= JACK else float(rank)
     danger = rank * 3.0
     length = (hand & SUIT_MASKS[suit]).bit_count()

@@ -113,7 +113,7 @@ def moon_deal(rules: RuleSet, hand_no: int, shooter: int) -> Deal:
     top3 = mask_of(["AC", "KC", "QC"])
     giver = (shooter - off) % n
     dealt = [0] * n
-    dealt[shooter] = target & ~top3 | mask_of(["AS", "KS", "QS"])
+    dealt[shooter] = target & ~top3 | mask_of(["AH", "KH", "QH"])
     # The giver's three most dangerous cards must be the A, K, Q of clubs: everything else it
     # holds is a low diamond or spade.
     low = [

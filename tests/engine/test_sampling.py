@@ -89,15 +89,9 @@ def test_pass_keeps_a_covered_queen_and_makes_a_void() -> None:
     assert passed & SUIT_MASKS[1]  # the lone K♦ goes: a diamond void
 
 
-def test_pass_sheds_high_hearts_but_keeps_the_highest_as_a_stopper() -> None:
+def test_pass_sheds_high_hearts() -> None:
     hand = hand_of("AH KH QH 2H 2S 3S 4S 5S 6C 7C 8C 9D TD")
-    assert choose_pass(hand, 13) & HEARTS_MASK == mask_of(["KH", "QH"])
-    # Without the A♥, the K♥ is the stopper kept.
-    hand = hand_of("KH QH JH 2H 2S 3S 4S 5S 6C 7C 8C 9D TD")
-    assert choose_pass(hand, 13) & HEARTS_MASK == mask_of(["QH", "JH"])
-    # A queen is no stopper: the high hearts all go.
-    hand = hand_of("QH JH TH 2H 2S 3S 4S 5S 6C 7C 8C 9D TD")
-    assert choose_pass(hand, 13) & HEARTS_MASK == mask_of(["QH", "JH"])
+    assert choose_pass(hand, 13) & HEARTS_MASK == mask_of(["AH", "KH", "QH"])
 
 
 def test_moon_hand_keeps_its_control() -> None:
