@@ -16,8 +16,8 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.utils.translation import ngettext
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games import admin_records, admin_tournaments  # noqa: F401  (they register their admin)
 from games.access import deals_revealed, revealed_matches
