@@ -8,7 +8,7 @@ and draws complete deals of the unseen cards that agree with every one of them.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .cards import BITS, HEARTS_MASK, POINTS_MASK, QS_INDEX, QS_MASK, SUIT_MASKS, indices_of
@@ -36,6 +36,8 @@ class Knowledge:
     known: tuple[int, ...]  # per seat, cards known to be in its hand (this seat's pass)
     taken: tuple[int, ...]  # cards each seat has taken in complete tricks
     qs_weight: tuple[float, ...]  # relative likelihood that each seat holds the Q♠
+    # R5.2: how many unseen cards lie face down in the widow rather than in a hand.
+    widow: int = 0
 
 
 def knowledge(view: SeatView) -> Knowledge:
@@ -143,27 +145,47 @@ def _try_sample(k: Knowledge, rng: random.Random, weighted: bool) -> list[int] |
             return None
         hands[seat] |= QS_MASK
         need[seat] -= 1
-    # Suits that fewer seats may hold go first, so they are not crowded out.
+    if not deal_by_suit(hands, need, free, k.excluded, SUIT_MASKS, random_):
+        return None
+    return hands
+
+
+def deal_by_suit(
+    hands: list[int],
+    need: list[int],
+    free: int,
+    excluded: Sequence[int],
+    suit_masks: Sequence[int],
+    random_: Callable[[], float],
+) -> bool:
+    """Deal the free cards into the hands (in place), or return False if a card finds no room.
+
+    `need` is the room left in each hand and `excluded` the cards each may not hold. Suits
+    that fewer hands may hold go first, so they are not crowded out; each card goes to a hand
+    drawn in proportion to its room. `suit_masks` are the four suits' card sets (both copies
+    of each card with two decks).
+    """
+    holders = range(len(hands))
     order = sorted(
-        range(4), key=lambda s: sum(1 for t in range(n) if not k.excluded[t] & SUIT_MASKS[s])
+        range(4), key=lambda s: sum(1 for t in holders if not excluded[t] & suit_masks[s])
     )
     for suit in order:
-        cards = indices_of(free & SUIT_MASKS[suit])
+        cards = indices_of(free & suit_masks[suit])
         if not cards:
             continue
-        bit = SUIT_MASKS[suit]
-        eligible = [t for t in range(n) if need[t] and not k.excluded[t] & bit]
+        bit = suit_masks[suit]
+        eligible = [t for t in holders if need[t] and not excluded[t] & bit]
         for card in cards:
             weights = [need[t] for t in eligible]
             pick = _draw(weights, random_)
             if pick < 0:
-                return None
+                return False
             seat = eligible[pick]
             hands[seat] |= 1 << card
             need[seat] -= 1
             if not need[seat]:
                 eligible.remove(seat)
-    return hands
+    return True
 
 
 def _draw(weights: list[float] | list[int], random_: Callable[[], float]) -> int:
@@ -187,15 +209,24 @@ def _exhaustive_sample(k: Knowledge, rng: random.Random) -> list[int]:
     free = k.unseen
     for mask in k.known:
         free &= ~mask
+    return exhaustive_deal(hands, need, free, k.excluded, rng)
+
+
+def exhaustive_deal(
+    hands: list[int], need: list[int], free: int, excluded: Sequence[int], rng: random.Random
+) -> list[int]:
+    """Deal the free cards into the hands by depth-first search, or raise ValueError if no
+    deal fits: `need` is the room left in each hand, `excluded` what each may not hold."""
+    holders = range(len(hands))
     cards = indices_of(free)
-    # Cards that fewer seats may hold first.
-    cards.sort(key=lambda c: sum(1 for t in range(n) if not k.excluded[t] >> c & 1))
+    # Cards that fewer hands may hold first.
+    cards.sort(key=lambda c: sum(1 for t in holders if not excluded[t] >> c & 1))
 
     def place(i: int) -> bool:
         if i == len(cards):
             return True
         card = cards[i]
-        seats = [t for t in range(n) if need[t] and not k.excluded[t] >> card & 1]
+        seats = [t for t in holders if need[t] and not excluded[t] >> card & 1]
         rng.shuffle(seats)
         for seat in seats:
             hands[seat] |= 1 << card
