@@ -240,3 +240,60 @@ def exhaustive_deal(
     if not place(0):
         raise ValueError("No deal of the hidden cards agrees with this view")
     return hands
+
+
+def deal_by_flow(
+    hands: list[int],
+    need: list[int],
+    free: int,
+    excluded: Sequence[int],
+    suit_masks: Sequence[int],
+    rng: random.Random,
+) -> list[int]:
+    """Deal the free cards into the hands (in place) when every exclusion is whole suits, or
+    raise ValueError if no deal fits.
+
+    With whole suits excluded, a deal exists exactly when the numbers of cards of each suit
+    can go to hands that may hold that suit, within each hand's room: a flow from suits to
+    hands. That is found one card at a time along augmenting paths (a card may push one of
+    another suit from a full hand to one with room), in a few hundred steps whatever the
+    constraints, where a depth-first search over cards may backtrack for ever. The cards of
+    each suit are then shuffled and handed out in those numbers.
+    """
+    holders = list(range(len(hands)))
+    may_hold = [[h for h in holders if not excluded[h] & mask] for mask in suit_masks]
+    room = list(need)
+    given = [[0] * len(hands) for _ in suit_masks]  # given[suit][hand]: how many cards
+
+    def place(suit: int, visited: set[int]) -> bool:
+        """Find room for one more card of `suit`, moving other cards along if need be."""
+        order = may_hold[suit][:]
+        rng.shuffle(order)
+        for h in order:
+            if room[h]:
+                room[h] -= 1
+                given[suit][h] += 1
+                return True
+        for h in order:
+            if h in visited:
+                continue
+            visited.add(h)
+            for other in range(len(suit_masks)):
+                if other != suit and given[other][h] and place(other, visited):
+                    given[other][h] -= 1  # that card moved on, this one takes its place
+                    given[suit][h] += 1
+                    return True
+        return False
+
+    for suit, mask in enumerate(suit_masks):
+        for _ in range((free & mask).bit_count()):
+            if not place(suit, set()):
+                raise ValueError("No deal of the hidden cards agrees with this view")
+    for suit, mask in enumerate(suit_masks):
+        cards = indices_of(free & mask)
+        rng.shuffle(cards)
+        for h in holders:
+            for card in cards[: given[suit][h]]:
+                hands[h] |= 1 << card
+            del cards[: given[suit][h]]
+    return hands
