@@ -114,8 +114,8 @@ def test_a_heart_led_unbroken_shows_a_hand_of_hearts() -> None:
 
 def test_a_tight_deal_is_still_found() -> None:
     # Seat 0 holds 20 spades; seats 1, 2 and 3 have shown they hold only clubs, diamonds and
-    # hearts; seat 4 and the widow hold the rest. Random draws often fail such a corner, and
-    # the depth-first fallback must then place the cards exactly.
+    # hearts; seat 4 and the widow hold the rest. Random draws fail such a corner every time,
+    # and the flow must then place the cards exactly.
     spades = [f"{r}S" for r in "23456789TJQKA"] + [f"{r}S2" for r in "23456789TJQKA"]
     hand = cards(*spades[:20])
     only = [TWO_DECKS & ~SUITS2[suit] for suit in range(3)]
