@@ -7,6 +7,8 @@ points per hand minus A's (positive: A took fewer points), and the interval is o
 
 Run from the repository root, e.g.
 `python bench/arena.py --a strong --b baseline --deals 500 --players 4 --jobs 2`.
+`--variant omnibus` (3 to 7 players) or `--variant cancellation` (5 to 10) plays a variant (R5);
+a Cancellation deal is hand 1 to n in turn, so that every seat deals and leads in turn.
 Bots: random, baseline, normal, strong, ismcts (OpenSpiel's IS-MCTS, when installed), and
 search variants for measuring, "search:PLAYOUTS[:noinfer][:nopass][:moon][:noise=X][:dread=X]".
 
@@ -30,9 +32,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import Deal, Match, RandomBot, RuleSet  # noqa: E402
+from games.engine import VARIANTS, BadRules, Deal, Match, RandomBot, RuleSet  # noqa: E402
 from games.engine.bots import Bot  # noqa: E402
-from games.engine.cards import CARDS, HEARTS_MASK, QS_MASK, indices_of  # noqa: E402
+from games.engine.cancellation import CancellationMatch, points_of  # noqa: E402
+from games.engine.cards import ALL_CARDS, indices_of  # noqa: E402
+from games.engine.rules import STANDARD, check_players  # noqa: E402
 from games.engine.search import SearchBot, bot_for_level  # noqa: E402
 from games.engine.state import MOON, PASSING, PLAYING  # noqa: E402
 from games.engine.views import SeatView  # noqa: E402
@@ -112,13 +116,13 @@ def lineups(players: int, single: bool) -> list[list[int]]:
     return [even, [1 - side for side in even]]
 
 
-def play_deal(args: tuple[str, str, int, int, bool]) -> DealResult:
+def play_deal(args: tuple[str, str, int, int, bool, str]) -> DealResult:
     """Play one deal at every seating and return what separates the two sides."""
-    name_a, name_b, players, deal_seed, single = args
+    name_a, name_b, players, deal_seed, single, variant = args
     result = DealResult()
     sides_points: list[list[int]] = [[], []]
     for table, lineup in enumerate(lineups(players, single)):
-        match = play_table(name_a, name_b, players, deal_seed, lineup, result.times)
+        match = play_table(name_a, name_b, players, deal_seed, lineup, result.times, variant)
         row = match.sheet[-1]
         for seat, side in enumerate(lineup):
             sides_points[side].append(row.scores[seat])
@@ -141,15 +145,17 @@ def play_table(
     deal_seed: int,
     lineup: list[int],
     times: list[list[float]],
+    variant: str = STANDARD,
     trace: bool = False,
 ) -> Match:
     """Play one deal at one seating (bots seeded as in every run) and return the match.
 
     With `trace`, print each seat's cards once the pass is over, then every trick.
     """
-    rules = RuleSet(players=players)
-    cycle = 4 if players == 4 else 2
-    hand_no = deal_seed % cycle + 1  # every pass direction in turn
+    rules = RuleSet(players=players, variant=variant)
+    # Every pass direction in turn; with two decks (no pass) every dealer and first leader.
+    cycle = players if rules.two_decks else 4 if players == 4 else 2
+    hand_no = deal_seed % cycle + 1
     deal = Deal.from_seed(rules, deal_seed)
     names = (name_a, name_b)
     bots: list[Bot] = [
@@ -164,7 +170,7 @@ def play_table(
         if trace and match.phase == PLAYING and not match.tricks and not match.trick:
             for seat in range(players):
                 who = f"{'AB'[lineup[seat]]}={names[lineup[seat]]}"
-                cards = " ".join(str(CARDS[i]) for i in indices_of(match.hands[seat]))
+                cards = " ".join(str(ALL_CARDS[i]) for i in indices_of(match.hands[seat]))
                 print(f"seat {seat} {who:<12} {cards}")
         for seat in match.to_act():
             match.apply(bots[seat].choose(match.view(seat)))
@@ -178,18 +184,25 @@ def play_table(
 
 def trace_trick(match: Match, shown: int, lineup: list[int]) -> int:
     """Print the tricks from number `shown` on, with the points each seat has taken; return
-    how many are shown now."""
+    how many are shown now.
+
+    In Cancellation a trick may be not won: its cards go to the winner of a later trick
+    (`takers`, -1 while they wait); the widow's points are left out, as the players see it.
+    """
+    takers = match.takers if isinstance(match, CancellationMatch) else None
     for number in range(shown, len(match.tricks)):
         leader, cards, winner = match.tricks[number]
         plays = " ".join(
-            f"{(leader + i) % match.n}{'AB'[lineup[(leader + i) % match.n]]}:{CARDS[c]}"
+            f"{(leader + i) % match.n}{'AB'[lineup[(leader + i) % match.n]]}:{ALL_CARDS[c]}"
             for i, c in enumerate(cards)
         )
         taken = [0] * match.n
-        for _, trick_cards, trick_winner in match.tricks[: number + 1]:
-            for c in trick_cards:
-                taken[trick_winner] += 13 if 1 << c == QS_MASK else (1 << c & HEARTS_MASK) > 0
-        print(f"trick {number + 1:2}: {plays}  -> seat {winner}; points so far {taken}")
+        for earlier, (_, trick_cards, trick_winner) in enumerate(match.tricks[: number + 1]):
+            taker = trick_winner if takers is None else takers[earlier]
+            if taker >= 0:
+                taken[taker] += sum(points_of(1 << c) for c in trick_cards)
+        who = f"seat {winner}" if winner >= 0 else "nobody (its cards wait)"
+        print(f"trick {number + 1:2}: {plays}  -> {who}; points so far {taken}")
     return len(match.tricks)
 
 
@@ -206,6 +219,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--b", default="baseline", help="bot B (the reference)")
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument(
+        "--variant",
+        default=STANDARD,
+        choices=VARIANTS,
+        help="the game (R5): standard and omnibus seat 3 to 7, cancellation 5 to 10",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2, help="processes (one per core)")
     parser.add_argument("--single", action="store_true", help="A alone among B players")
@@ -225,16 +244,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in (args.a, args.b):
         if name not in NAMES and not name.startswith("search:"):
             parser.error(f"unknown bot {name!r}: choose from {', '.join(NAMES)}")
+    try:
+        check_players(args.players, args.variant)
+    except BadRules as exc:
+        parser.error(exc.message)
     if args.trace:
         try:
             deal_seed, table = (int(part) for part in args.trace.split(":"))
             lineup = lineups(args.players, args.single)[table]
         except (ValueError, IndexError):
             parser.error(f"--trace takes DEAL:TABLE as --moons lists them, not {args.trace!r}")
-        play_table(args.a, args.b, args.players, deal_seed, lineup, [[], []], trace=True)
+        play_table(
+            args.a, args.b, args.players, deal_seed, lineup, [[], []], args.variant, trace=True
+        )
         return 0
     seeds = random.Random(args.seed).sample(range(1, 1 << 30), args.deals)
-    tasks = [(args.a, args.b, args.players, s, args.single) for s in seeds]
+    tasks = [(args.a, args.b, args.players, s, args.single, args.variant) for s in seeds]
     start = time.perf_counter()
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:
@@ -254,7 +279,8 @@ def report(args: argparse.Namespace, results: list[DealResult], elapsed: float) 
     seating = "A alone among B" if args.single else "A and B alternating, swapped"
     print(
         f"{args.deals} deals x {len(lineups(args.players, args.single))} tables,"
-        f" {args.players} players ({seating}), seed {args.seed}, {elapsed:.0f} s"
+        f" {args.players} players, {args.variant} ({seating}), seed {args.seed},"
+        f" {elapsed:.0f} s"
     )
     print(
         f"A={args.a} takes {mean:+.2f} points per hand fewer than B={args.b}"

@@ -28,7 +28,7 @@ NOISE = 0.1
 SUITS4 = tuple((s * 13, SUIT_MASKS[s]) for s in range(4))
 
 
-def _low_rank(mask: int) -> int:
+def low_rank(mask: int) -> int:
     """Return the lowest-ranked card of a non-empty set (ties: the lower suit)."""
     best, best_rank = -1, 99
     for base, suit in SUITS4:
@@ -40,7 +40,7 @@ def _low_rank(mask: int) -> int:
     return best
 
 
-def _high_rank(mask: int) -> int:
+def high_rank(mask: int) -> int:
     """Return the highest-ranked card of a non-empty set (ties: the higher suit)."""
     best, best_rank = -1, -1
     for base, suit in SUITS4:
@@ -56,7 +56,7 @@ def duck_card(m: Match, legal: int) -> int:
     """Return the baseline's choice: lead low, duck under the winner, shed danger when void."""
     trick = m.trick
     if not trick:
-        return _low_rank(legal & ~HIGH_SPADES or legal)
+        return low_rank(legal & ~HIGH_SPADES or legal)
     lead = m.lead_mask
     if legal & lead:
         top = (m.trick_mask & lead).bit_length() - 1
@@ -73,17 +73,17 @@ def duck_card(m: Match, legal: int) -> int:
     hearts = legal & HEARTS_MASK
     if hearts:
         return hearts.bit_length() - 1
-    return _high_rank(legal)
+    return high_rank(legal)
 
 
 def shoot_card(m: Match, legal: int) -> int:
     """Return a shooter's choice: take every trick, keep the points away from the others."""
     if not m.trick:
-        return _high_rank(legal)
+        return high_rank(legal)
     lead = m.lead_mask
     if legal & lead:
         return legal.bit_length() - 1
-    return _low_rank(legal & ~POINTS_MASK or legal)
+    return low_rank(legal & ~POINTS_MASK or legal)
 
 
 def defend_card(m: Match, legal: int, shooter: int) -> int:
@@ -97,7 +97,7 @@ def defend_card(m: Match, legal: int, shooter: int) -> int:
     """
     trick = m.trick
     if not trick:
-        return _high_rank(legal)
+        return high_rank(legal)
     lead = m.lead_mask
     top = (m.trick_mask & lead).bit_length() - 1
     leader, n = m.leader, m.n
@@ -110,7 +110,7 @@ def defend_card(m: Match, legal: int, shooter: int) -> int:
         if over:
             return over.bit_length() - 1
         return (legal & -legal).bit_length() - 1
-    return _low_rank(legal & NOT_QS or legal)
+    return low_rank(legal & NOT_QS or legal)
 
 
 def find_shooter(m: Match, me: int = -1) -> int:
@@ -203,12 +203,15 @@ def moon_option(
     me: int,
     bonus_taker: int | None = None,
 ) -> str:
-    """Return the option leaving the shooter best placed, winning outright if it can (R4.6)."""
+    """Return the option leaving the shooter best placed, winning outright if it can (R4.6).
+
+    A shot is worth the rule set's moon points: 26, or 52 with two decks (R5.2).
+    """
     best_key: tuple[bool, bool, bool, int] | None = None
     best = "subtract"
     points = [0] * len(totals)
     for option in ("subtract", "add"):
-        scores = scores_after(points, me, option, 26, bonus_taker)
+        scores = scores_after(points, me, option, rules.moon_points, bonus_taker)
         after = [t + v for t, v in zip(totals, scores, strict=True)]
         ended = rules.is_over(hand_no, after)
         others = min(t for s, t in enumerate(after) if s != me)

@@ -8,7 +8,7 @@ and draws complete deals of the unseen cards that agree with every one of them.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .cards import BITS, HEARTS_MASK, POINTS_MASK, QS_INDEX, QS_MASK, SUIT_MASKS, indices_of
@@ -36,6 +36,8 @@ class Knowledge:
     known: tuple[int, ...]  # per seat, cards known to be in its hand (this seat's pass)
     taken: tuple[int, ...]  # cards each seat has taken in complete tricks
     qs_weight: tuple[float, ...]  # relative likelihood that each seat holds the Q♠
+    # R5.2: how many unseen cards lie face down in the widow rather than in a hand.
+    widow: int = 0
 
 
 def knowledge(view: SeatView) -> Knowledge:
@@ -143,27 +145,47 @@ def _try_sample(k: Knowledge, rng: random.Random, weighted: bool) -> list[int] |
             return None
         hands[seat] |= QS_MASK
         need[seat] -= 1
-    # Suits that fewer seats may hold go first, so they are not crowded out.
+    if not deal_by_suit(hands, need, free, k.excluded, SUIT_MASKS, random_):
+        return None
+    return hands
+
+
+def deal_by_suit(
+    hands: list[int],
+    need: list[int],
+    free: int,
+    excluded: Sequence[int],
+    suit_masks: Sequence[int],
+    random_: Callable[[], float],
+) -> bool:
+    """Deal the free cards into the hands (in place), or return False if a card finds no room.
+
+    `need` is the room left in each hand and `excluded` the cards each may not hold. Suits
+    that fewer hands may hold go first, so they are not crowded out; each card goes to a hand
+    drawn in proportion to its room. `suit_masks` are the four suits' card sets (both copies
+    of each card with two decks).
+    """
+    holders = range(len(hands))
     order = sorted(
-        range(4), key=lambda s: sum(1 for t in range(n) if not k.excluded[t] & SUIT_MASKS[s])
+        range(4), key=lambda s: sum(1 for t in holders if not excluded[t] & suit_masks[s])
     )
     for suit in order:
-        cards = indices_of(free & SUIT_MASKS[suit])
+        cards = indices_of(free & suit_masks[suit])
         if not cards:
             continue
-        bit = SUIT_MASKS[suit]
-        eligible = [t for t in range(n) if need[t] and not k.excluded[t] & bit]
+        bit = suit_masks[suit]
+        eligible = [t for t in holders if need[t] and not excluded[t] & bit]
         for card in cards:
             weights = [need[t] for t in eligible]
             pick = _draw(weights, random_)
             if pick < 0:
-                return None
+                return False
             seat = eligible[pick]
             hands[seat] |= 1 << card
             need[seat] -= 1
             if not need[seat]:
                 eligible.remove(seat)
-    return hands
+    return True
 
 
 def _draw(weights: list[float] | list[int], random_: Callable[[], float]) -> int:
@@ -187,15 +209,24 @@ def _exhaustive_sample(k: Knowledge, rng: random.Random) -> list[int]:
     free = k.unseen
     for mask in k.known:
         free &= ~mask
+    return exhaustive_deal(hands, need, free, k.excluded, rng)
+
+
+def exhaustive_deal(
+    hands: list[int], need: list[int], free: int, excluded: Sequence[int], rng: random.Random
+) -> list[int]:
+    """Deal the free cards into the hands by depth-first search, or raise ValueError if no
+    deal fits: `need` is the room left in each hand, `excluded` what each may not hold."""
+    holders = range(len(hands))
     cards = indices_of(free)
-    # Cards that fewer seats may hold first.
-    cards.sort(key=lambda c: sum(1 for t in range(n) if not k.excluded[t] >> c & 1))
+    # Cards that fewer hands may hold first.
+    cards.sort(key=lambda c: sum(1 for t in holders if not excluded[t] >> c & 1))
 
     def place(i: int) -> bool:
         if i == len(cards):
             return True
         card = cards[i]
-        seats = [t for t in range(n) if need[t] and not k.excluded[t] >> card & 1]
+        seats = [t for t in holders if need[t] and not excluded[t] >> card & 1]
         rng.shuffle(seats)
         for seat in seats:
             hands[seat] |= 1 << card
@@ -208,4 +239,61 @@ def _exhaustive_sample(k: Knowledge, rng: random.Random) -> list[int]:
 
     if not place(0):
         raise ValueError("No deal of the hidden cards agrees with this view")
+    return hands
+
+
+def deal_by_flow(
+    hands: list[int],
+    need: list[int],
+    free: int,
+    excluded: Sequence[int],
+    suit_masks: Sequence[int],
+    rng: random.Random,
+) -> list[int]:
+    """Deal the free cards into the hands (in place) when every exclusion is whole suits, or
+    raise ValueError if no deal fits.
+
+    With whole suits excluded, a deal exists exactly when the numbers of cards of each suit
+    can go to hands that may hold that suit, within each hand's room: a flow from suits to
+    hands. That is found one card at a time along augmenting paths (a card may push one of
+    another suit from a full hand to one with room), in a few hundred steps whatever the
+    constraints, where a depth-first search over cards may backtrack for ever. The cards of
+    each suit are then shuffled and handed out in those numbers.
+    """
+    holders = list(range(len(hands)))
+    may_hold = [[h for h in holders if not excluded[h] & mask] for mask in suit_masks]
+    room = list(need)
+    given = [[0] * len(hands) for _ in suit_masks]  # given[suit][hand]: how many cards
+
+    def place(suit: int, visited: set[int]) -> bool:
+        """Find room for one more card of `suit`, moving other cards along if need be."""
+        order = may_hold[suit][:]
+        rng.shuffle(order)
+        for h in order:
+            if room[h]:
+                room[h] -= 1
+                given[suit][h] += 1
+                return True
+        for h in order:
+            if h in visited:
+                continue
+            visited.add(h)
+            for other in range(len(suit_masks)):
+                if other != suit and given[other][h] and place(other, visited):
+                    given[other][h] -= 1  # that card moved on, this one takes its place
+                    given[suit][h] += 1
+                    return True
+        return False
+
+    for suit, mask in enumerate(suit_masks):
+        for _ in range((free & mask).bit_count()):
+            if not place(suit, set()):
+                raise ValueError("No deal of the hidden cards agrees with this view")
+    for suit, mask in enumerate(suit_masks):
+        cards = indices_of(free & mask)
+        rng.shuffle(cards)
+        for h in holders:
+            for card in cards[: given[suit][h]]:
+                hands[h] |= 1 << card
+            del cards[: given[suit][h]]
     return hands

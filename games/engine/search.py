@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from .bots import BaselineBot, Bot, moon_choice
-from .cards import CARDS, POINTS_MASK, QS_INDEX, indices_of
+from .cancellation import NOT_WON, POINTS2, SUITS2, CancellationMatch
+from .cancellation_playout import copy_held, faces, play_out_two_decks, two_deck_scores
+from .cancellation_sampling import sample_two_deck_deal, two_deck_knowledge
+from .cards import ALL_CARDS, CARDS, DECK_SIZE, POINTS_MASK, QS_INDEX, indices_of, mask_of
 from .errors import WrongPhase
 from .passing import choose_pass
 from .playout import NOISE, hand_scores, play_out
@@ -94,6 +97,37 @@ def world_template(view: SeatView, k: Knowledge) -> Match:
     return m
 
 
+def two_deck_template(view: SeatView, k: Knowledge) -> CancellationMatch:
+    """Return a Cancellation match in this view's position with empty hands and no widow,
+    to copy for each sampled deal (R5.2): the tricks with their winners and takers, the
+    cards of tricks not won that wait for the next winner, who took the widow if anyone has.
+    """
+    m = CancellationMatch(view.rules)
+    m.hand_no = view.hand_no
+    m.phase = PLAYING
+    m.turn = view.seat
+    m.leader = view.leader if view.leader is not None else view.seat
+    m.dealer = view.dealer if view.dealer is not None else -1
+    m.trick = [p.card.index for p in view.trick]
+    for card in m.trick:
+        m.trick_mask |= 1 << card
+    if m.trick:
+        m.lead_mask = SUITS2[m.trick[0] % DECK_SIZE // 13]
+    m.tricks = [
+        (t.leader, tuple(p.card.index for p in t.plays), NOT_WON if t.winner is None else t.winner)
+        for t in view.tricks
+    ]
+    m.takers = [NOT_WON if t.taker is None else t.taker for t in view.tricks]
+    m.taken = list(k.taken)
+    m.pending = mask_of(view.carried)
+    m.widow_taker = view.widow_taker
+    m.broken = view.hearts_broken
+    m.first = view.first_trick
+    m.totals = list(view.totals)
+    m.passes = [0] * m.n
+    return m
+
+
 def moon_alive(k: Knowledge) -> bool:
     """Say whether this seat could still take every point: worth searching a shot too."""
     for seat, taken in enumerate(k.taken):
@@ -126,6 +160,40 @@ def distinct_plays(legal: int, live: int) -> list[int]:
         out.append(card)
         previous = card
     return out
+
+
+def distinct_two_deck_plays(legal: int, live: int) -> list[int]:
+    """Return one card for each set of legal cards that would play alike, with two decks.
+
+    The two copies of a card are one candidate (the first copy held is searched). Two faces
+    of a suit play alike when no live copy (unseen or on the table) has a face from the lower
+    to the higher, both included: a live twin of either could cancel one and not the other
+    (R5.2). The Q♠ is never merged.
+    """
+    live = faces(live)
+    out: list[int] = []
+    previous = -2
+    for face in indices_of(faces(legal)):
+        if (
+            out
+            and previous // 13 == face // 13
+            and not live & ((2 << face) - (1 << previous))
+            and QS_INDEX not in (face, previous)
+        ):
+            previous = face
+            continue
+        out.append(copy_held(face, legal))
+        previous = face
+    return out
+
+
+class Worlds(NamedTuple):
+    """How a search draws its deals and plays them out: one deck, or two (R5.2)."""
+
+    template: Match  # the view's position with the hidden cards left out
+    deal: Callable[[random.Random], None]  # put a sampled deal of them into the template
+    finish: Callable[[Match, Callable[[], float], int], None]  # (match, random, plan)
+    scores: Callable[[Match], list[int]]  # each seat's score for the finished hand
 
 
 class SearchBot:
@@ -164,11 +232,9 @@ class SearchBot:
     def choose(self, view: SeatView) -> dict[str, Any]:
         """Return this bot's decision for its seat's view.
 
-        Cancellation Hearts (R5.2) is played by the baseline: the sampling and playouts know
-        one deck only. Omnibus is searched, its bonus card counted in every outcome (R5.1).
+        Omnibus is searched with its bonus card counted in every outcome (R5.1); Cancellation
+        (R5.2) with two-deck sampling and playouts, the two copies of a card one candidate.
         """
-        if view.rules.two_decks:
-            return BaselineBot().choose(view)
         if view.phase == PASSING and view.passed is None:
             if not self.plan_pass:
                 return BaselineBot().choose(view)
@@ -177,7 +243,7 @@ class SearchBot:
         if view.phase == MOON and view.shooter == view.seat:
             return moon_decision(view.seat, moon_choice(view))
         if view.phase == PLAYING and view.my_turn:
-            return play_decision(view.seat, CARDS[self.choose_play(view)])
+            return play_decision(view.seat, ALL_CARDS[self.choose_play(view)])
         raise WrongPhase("There is nothing for this seat to decide now")
 
     def choose_play(self, view: SeatView) -> int:
@@ -186,24 +252,80 @@ class SearchBot:
         legal = view.legal_mask
         if not legal & (legal - 1):
             return legal.bit_length() - 1
-        k = knowledge(view)
+        two_decks = view.rules.two_decks
+        k = two_deck_knowledge(view) if two_decks else knowledge(view)
         trick_mask = 0
         for p in view.trick:
             trick_mask |= 1 << p.card.index
-        if not (k.unseen | k.hand | trick_mask) & POINTS_MASK:
+        if two_decks:
+            # Cards of tricks not won still go to the next winner (R5.2).
+            at_stake = (k.unseen | k.hand | trick_mask | mask_of(view.carried)) & POINTS2
+            candidates = distinct_two_deck_plays(legal, k.unseen | trick_mask)
+        else:
+            at_stake = (k.unseen | k.hand | trick_mask) & POINTS_MASK
+            candidates = distinct_plays(legal, k.unseen | trick_mask)
+        if not at_stake:
             return (legal & -legal).bit_length() - 1  # no points left: nothing to win or lose
-        candidates = distinct_plays(legal, k.unseen | trick_mask)
         if len(candidates) == 1:
             return candidates[0]
         return self._search(view, k, candidates)
+
+    def _worlds(self, view: SeatView, k: Knowledge) -> Worlds:
+        """Return how to build and play out the sampled deals of this view's game."""
+        if view.rules.two_decks:
+            return self._two_deck_worlds(view, k)
+        me, rules, hand_no, totals = view.seat, view.rules, view.hand_no, view.totals
+        noise = self.noise
+        template = world_template(view, k)
+        weighted = self.infer
+
+        def deal(rng: random.Random) -> None:
+            template.hands = sample_hands(k, rng, weighted=weighted)
+
+        def finish(m: Match, random_: Callable[[], float], plan: int) -> None:
+            play_out(m, random_, plan, me, noise)
+
+        def scores(m: Match) -> list[int]:
+            return hand_scores(rules, hand_no, totals, m.taken)
+
+        return Worlds(template, deal, finish, scores)
+
+    def _two_deck_worlds(self, view: SeatView, k: Knowledge) -> Worlds:
+        """Return the worlds of a Cancellation hand: the widow is sampled with the hands, and
+        goes where the engine would put it (with trick 1's cards, or to the seat that took
+        them), so that its points count for its taker and toward a moon (R5.4)."""
+        me, totals, noise = view.seat, view.totals, self.noise
+        template = two_deck_template(view, k)
+        carried, taker, taken = template.pending, view.widow_taker, k.taken
+
+        def deal(rng: random.Random) -> None:
+            hands, widow = sample_two_deck_deal(k, rng)
+            template.hands = hands
+            template.widow = widow
+            if taker is None:
+                template.pending = carried | widow
+            else:
+                template.taken = list(taken)
+                template.taken[taker] |= widow
+
+        def finish(m: Match, random_: Callable[[], float], plan: int) -> None:
+            play_out_two_decks(m, random_, me, noise)
+
+        def scores(m: Match) -> list[int]:
+            return two_deck_scores(m, totals)
+
+        return Worlds(template, deal, finish, scores)
 
     def _search(self, view: SeatView, k: Knowledge, candidates: list[int]) -> int:
         me, rules, hand_no, totals = view.seat, view.rules, view.hand_no, view.totals
         dread = self.moon_dread
         rng = random.Random(view_seed(self.seed, view))
         playout_rng = random.Random()
-        template = world_template(view, k)
-        plans = [-1, me] if self.plan_moon and moon_alive(k) else [-1]
+        template, deal, finish, score = self._worlds(view, k)
+        # A shot of one's own is searched in the standard game and Omnibus only: with two
+        # decks it needs every heart and both Q♠ among 5 to 10 players.
+        shot = self.plan_moon and not rules.two_decks and moon_alive(k)
+        plans = [-1, me] if shot else [-1]
         width = len(candidates) * len(plans)
         if width > self.playouts and len(plans) > 1:
             plans = [-1]
@@ -213,20 +335,17 @@ class SearchBot:
         for world in range(worlds):
             if self.stop is not None and world and self.stop():
                 break
-            hands = sample_hands(k, rng, weighted=self.infer)
-            template.hands = hands
+            deal(rng)
             playout_seed = rng.getrandbits(64)
             for ci, card in enumerate(candidates):
                 for pi, plan in enumerate(plans):
                     m = template.copy()
                     m.play_fast(card)
                     playout_rng.seed(playout_seed)
-                    play_out(m, playout_rng.random, plan, me, self.noise)
-                    scores = hand_scores(rules, hand_no, totals, m.taken)
-                    value = utility(rules, hand_no, totals, me, scores)
-                    if dread and any(
-                        t & POINTS_MASK == POINTS_MASK for s, t in enumerate(m.taken) if s != me
-                    ):
+                    finish(m, playout_rng.random, plan)
+                    value = utility(rules, hand_no, totals, me, score(m))
+                    # The engine names the seat that took every point once the hand ends.
+                    if dread and m.shooter is not None and m.shooter != me:
                         value -= dread
                     sums[pi][ci] += value
                     self.last_playouts += 1
@@ -240,15 +359,14 @@ class SearchBot:
 
 LEVELS = ("easy", "normal", "strong")
 # Playouts per decision for each level, chosen so that the decision times meet their goals
-# on one core (bench/arena.py measures them).
+# on one core (bench/arena.py measures them). Cancellation keeps them at every table size: a
+# two-deck playout plays about 100 cards whatever the size (20 tricks of 5 to 10 of 10), and
+# its decisions measured well inside the goals at 6 and 10 players, so nothing is scaled.
 LEVEL_PLAYOUTS = {"normal": 120, "strong": 600}
 
 
 def bot_for_level(level: str, seed: int = 0) -> Bot:
-    """Return the bot for a level: "easy" (the baseline), "normal" or "strong".
-
-    The search levels play Cancellation Hearts as the baseline does (see SearchBot.choose).
-    """
+    """Return the bot for a level: "easy" (the baseline), "normal" or "strong"."""
     if level == "easy":
         return BaselineBot()
     if level in LEVEL_PLAYOUTS:

@@ -22,8 +22,8 @@ from games.engine import (
     Match,
     RandomBot,
     RuleSet,
+    SearchBot,
     WrongPhase,
-    bot_for_level,
     replay,
     winner_of_trick,
 )
@@ -494,9 +494,10 @@ def test_R6_3_a_seat_never_sees_another_hand_or_the_widow_in_play(players: int) 
 
 
 @each_size
-def test_R5_2_baseline_bots_play_whole_matches(players: int) -> None:
+def test_R5_2_baseline_and_search_bots_play_whole_matches(players: int) -> None:
     rules = rules_for(players, target=80)
-    bots = [BaselineBot() if s % 2 else bot_for_level("strong", s) for s in range(players)]
+    # A search bot with a small budget: the levels' budgets would make this test minutes long.
+    bots = [BaselineBot() if s % 2 else SearchBot(seed=s, playouts=12) for s in range(players)]
     match = Match.new(rules)
     deals, decisions = [], []
     while not match.is_finished:

@@ -21,9 +21,11 @@ seeds = st.integers(min_value=0, max_value=2**31)
 SMALL = 40  # playouts per decision: enough to exercise the search, quick enough for tests
 
 
-def random_state(players: int, seed: int, steps: int, hand_no: int = 1) -> Match:
+def random_state(
+    players: int, seed: int, steps: int, hand_no: int = 1, variant: str = "standard"
+) -> Match:
     """Return a match part-way through a hand, reached by random legal decisions."""
-    rules = RuleSet(players=players)
+    rules = RuleSet(players=players, variant=variant)
     rng = random.Random(seed)
     match = Match.new(rules)
     match.hand_no = hand_no - 1
