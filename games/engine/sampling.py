@@ -19,7 +19,7 @@ AS_KS_MASK = QS_MASK << 1 | QS_MASK << 2
 # void in the suit led discards the Q♠ if it has it, and a seat following a spade trick already
 # won by the A♠ or K♠ drops its Q♠ under it. Kept mild: players do hold the Q♠ back at times.
 QS_DOUBT = 0.25
-SAMPLE_TRIES = 40  # random attempts before the exhaustive fallback
+SAMPLE_TRIES = 40  # random attempts before the flow fallback
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +121,7 @@ def sample_hands(k: Knowledge, rng: random.Random, weighted: bool = True) -> lis
         hands = _try_sample(k, rng, weighted)
         if hands is not None:
             return hands
-    return _exhaustive_sample(k, rng)
+    return _flow_sample(k, rng)
 
 
 def _try_sample(k: Knowledge, rng: random.Random, weighted: bool) -> list[int] | None:
@@ -201,45 +201,19 @@ def _draw(weights: list[float] | list[int], random_: Callable[[], float]) -> int
     return max(i for i, w in enumerate(weights) if w > 0)
 
 
-def _exhaustive_sample(k: Knowledge, rng: random.Random) -> list[int]:
-    """Return a consistent deal by depth-first search, for the rare tight corner."""
+def _flow_sample(k: Knowledge, rng: random.Random) -> list[int]:
+    """Return a consistent deal for the rare tight corner where random draws keep failing.
+
+    Every exclusion here is a whole suit (a void shown, or all but hearts for a seat that led
+    hearts unbroken), so a flow from suits to hands finds a deal in bounded steps.
+    """
     n = k.players
     hands = list(k.known)
     need = [k.counts[s] - hands[s].bit_count() for s in range(n)]
     free = k.unseen
     for mask in k.known:
         free &= ~mask
-    return exhaustive_deal(hands, need, free, k.excluded, rng)
-
-
-def exhaustive_deal(
-    hands: list[int], need: list[int], free: int, excluded: Sequence[int], rng: random.Random
-) -> list[int]:
-    """Deal the free cards into the hands by depth-first search, or raise ValueError if no
-    deal fits: `need` is the room left in each hand, `excluded` what each may not hold."""
-    holders = range(len(hands))
-    cards = indices_of(free)
-    # Cards that fewer hands may hold first.
-    cards.sort(key=lambda c: sum(1 for t in holders if not excluded[t] >> c & 1))
-
-    def place(i: int) -> bool:
-        if i == len(cards):
-            return True
-        card = cards[i]
-        seats = [t for t in holders if need[t] and not excluded[t] >> card & 1]
-        rng.shuffle(seats)
-        for seat in seats:
-            hands[seat] |= 1 << card
-            need[seat] -= 1
-            if place(i + 1):
-                return True
-            hands[seat] ^= 1 << card
-            need[seat] += 1
-        return False
-
-    if not place(0):
-        raise ValueError("No deal of the hidden cards agrees with this view")
-    return hands
+    return deal_by_flow(hands, need, free, k.excluded, SUIT_MASKS, rng)
 
 
 def deal_by_flow(

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from games.engine import Deal, Match, RuleSet
 from games.engine.cards import HEARTS_MASK, QS_MASK, SUIT_MASKS, mask_of
 from games.engine.passing import choose_pass, is_moon_hand, spade_cover
-from games.engine.sampling import knowledge, sample_hands
+from games.engine.sampling import _flow_sample, knowledge, sample_hands
 from games.engine.state import PLAYING
 
 from .test_search_bot import random_state
@@ -108,3 +108,26 @@ def test_every_table_size_passes_three_held_cards() -> None:
             hand = Deal.from_random(rules, rng).masks[0]
             passed = choose_pass(hand, rules.hand_size)
             assert passed.bit_count() == 3 and passed & hand == passed
+
+
+@PROPERTY
+@given(players=tables, seed=seeds, steps=st.integers(0, 130))
+def test_the_fallback_deal_agrees_with_what_the_seat_knows(
+    players: int, seed: int, steps: int
+) -> None:
+    # The deal used when random draws keep failing keeps every fact too.
+    match = random_state(players, seed, steps, 1)
+    if match.phase != PLAYING:
+        return
+    me = match.turn
+    k = knowledge(match.view(me))
+    hands = _flow_sample(k, random.Random(seed))
+    assert hands[me] == match.hands[me]
+    union = 0
+    for seat, hand in enumerate(hands):
+        assert hand.bit_count() == k.counts[seat]
+        assert not hand & k.excluded[seat]
+        assert hand & k.known[seat] == k.known[seat]
+        assert not union & hand
+        union |= hand
+    assert union == k.unseen | k.hand
