@@ -197,7 +197,11 @@ def main() -> int:
         metavar="N",
         help="profile the played cards and print the N functions with most time of their own",
     )
-    parser.add_argument("--callees", default="", help="with --cprofile: whom these functions call")
+    parser.add_argument(
+        "--callees",
+        default="",
+        help="with --cprofile: whom these functions call, and their callers",
+    )
     args = parser.parse_args()
     configure(args)
 
@@ -237,6 +241,7 @@ def main() -> int:
         stats.sort_stats("cumulative").print_stats(args.cprofile)
         if args.callees:
             stats.print_callees(args.callees)
+            stats.print_callers(args.callees)
     return 0
 
 

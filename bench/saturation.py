@@ -205,8 +205,9 @@ def main() -> int:
             other = options.other.resolve()
             python = options.other_python or str(other / ".venv" / "bin" / "python")
             checkout = Checkout(other, python)
+            extra_env = dict(pair.split("=", 1) for pair in options.other_env)
             other_side = serve(
-                "other", checkout, options, workdir, "hearts_sat_other", 5, steps[-1]
+                "other", checkout, options, workdir, "hearts_sat_other", 5, steps[-1], extra_env
             )
             sides.append(other_side)
         for number, players in enumerate(steps):
