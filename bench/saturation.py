@@ -192,6 +192,8 @@ def main() -> int:
         help="set for the other side's servers; with `--other .`, a shortcut turned off",
     )
     options = parser.parse_args()
+    if any("=" not in pair for pair in options.other_env):
+        parser.error("--other-env takes NAME=VALUE")
     steps = sorted(int(n) for n in options.steps.split(","))
     print(
         f"python {sys.version.split()[0]}, {os.cpu_count()} cores; servers and players share "

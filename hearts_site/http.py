@@ -28,10 +28,9 @@ from django.urls import set_script_prefix
 
 # Two threads: one request can wait on the database (a row lock, the SQLite writers' turn)
 # while the other computes. More made every request slower under load: only one thread runs
-# Python at a time, and the threads queue on locks they all take thousands of times a
+# Python at a time, and the threads queue on locks they all take over a hundred times a
 # request, such as the one guarding Django's active language (an asgiref `Local`): a thread
-# paused holding it stalls every other. With 8 players moving at once a card's p99 was about
-# 110 ms with 8 threads against about 70 ms with 2 (bench/README.md, "Worker threads").
+# paused holding it stalls every other (measured in bench/README.md, "Worker threads").
 WORKERS = int(os.environ.get("HTTP_WORKER_THREADS", "2"))
 
 # Seconds between writing an answer and starting what its request deferred (live events).
