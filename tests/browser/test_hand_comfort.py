@@ -41,11 +41,21 @@ def test_the_pass_form_takes_exactly_three_cards(page: Page, make_user):
 
 
 def test_received_cards_are_marked_and_described(page: Page, make_user):
-    make_user("rosa", "Rosa")
+    rosa = make_user("rosa", "Rosa")
+    # Her only legal card played for her (the 2♣ she may have received) would leave two marked.
+    off_the_loop(
+        lambda: type(rosa.profile).objects.filter(user=rosa).update(auto_play_forced=False)
+    )
     log_in(page, "rosa")
     hand = past_the_pass_against_three_bots(page)
     received = hand.locator("button.playing-card.is-received")
     expect(received).to_have_count(3)
+    # The marked cards are the ones the pass record names as received.
+    record = hand.locator(".pass-record [data-card]").evaluate_all(
+        "cards => cards.map(c => c.dataset.card)"
+    )
+    marked = received.evaluate_all("cards => cards.map(c => c.dataset.card)")
+    assert sorted(marked) == sorted(record[3:])
     giver = hand.locator("#received-note").inner_text()
     assert giver.startswith("Received from ")
     for i in range(3):
