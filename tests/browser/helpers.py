@@ -4,6 +4,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from django.db import connections
+from playwright.sync_api import Locator
 
 
 def off_the_loop(call: Callable, *args, **kwargs):
@@ -18,3 +19,8 @@ def off_the_loop(call: Callable, *args, **kwargs):
 
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(run).result()
+
+
+def card_codes(cards: Locator) -> list[str]:
+    """Return the cards drawn by the elements a locator matches, as codes ("QS"), in order."""
+    return cards.evaluate_all("els => els.map(e => e.dataset.card)")

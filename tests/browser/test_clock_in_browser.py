@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from games import services
 from games.deadlines import time_out_seat
 from games.models import Action, Match, Seat
-from tests.browser.helpers import off_the_loop
+from tests.browser.helpers import card_codes, off_the_loop
 from tests.conftest import PASSWORD
 from tests.factories import make_match, next_move, seat_of
 
@@ -104,7 +104,7 @@ def test_an_absent_players_clock_runs_out_and_a_bot_plays_her_seat(
     assert timed_out.kind == Action.Kind.PASS
     record = hand.locator(".pass-record")
     expect(record).to_contain_text("from Alice")
-    received = record.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    received = card_codes(record.locator("[data-card]"))
     assert sorted(received[3:]) == sorted(timed_out.value.split())
     # Her next decision, a card, has a minute of its own.
     expect(hers.locator("time.deadline")).to_have_attribute(

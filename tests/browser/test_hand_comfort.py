@@ -6,7 +6,8 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import off_the_loop
+from games.models import Profile
+from tests.browser.helpers import card_codes, off_the_loop
 from tests.browser.test_match_in_browser import (
     cards_named,
     log_in,
@@ -43,19 +44,14 @@ def test_the_pass_form_takes_exactly_three_cards(page: Page, make_user):
 def test_received_cards_are_marked_and_described(page: Page, make_user):
     rosa = make_user("rosa", "Rosa")
     # Her only legal card played for her (the 2♣ she may have received) would leave two marked.
-    off_the_loop(
-        lambda: type(rosa.profile).objects.filter(user=rosa).update(auto_play_forced=False)
-    )
+    off_the_loop(lambda: Profile.objects.filter(user=rosa).update(auto_play_forced=False))
     log_in(page, "rosa")
     hand = past_the_pass_against_three_bots(page)
     received = hand.locator("button.playing-card.is-received")
     expect(received).to_have_count(3)
-    # The marked cards are the ones the pass record names as received.
-    record = hand.locator(".pass-record [data-card]").evaluate_all(
-        "cards => cards.map(c => c.dataset.card)"
-    )
-    marked = received.evaluate_all("cards => cards.map(c => c.dataset.card)")
-    assert sorted(marked) == sorted(record[3:])
+    # The marked cards are the ones the pass record names as received (after the three passed).
+    record = card_codes(hand.locator(".pass-record [data-card]"))
+    assert sorted(card_codes(received)) == sorted(record[3:])
     giver = hand.locator("#received-note").inner_text()
     assert giver.startswith("Received from ")
     for i in range(3):
@@ -126,11 +122,7 @@ def test_a_four_colour_deck_and_large_cards_from_the_profile(page: Page, make_us
     two_colours = {"C": "rgb(29, 35, 42)", "S": "rgb(29, 35, 42)", "D": "rgb(200, 16, 46)"}
     assert all(colours[suit] == two_colours[suit] for suit in colours if suit in two_colours)
     off_the_loop(
-        lambda: (
-            type(rosa.profile)
-            .objects.filter(user=rosa)
-            .update(four_colour_deck=True, large_cards=True)
-        )
+        lambda: Profile.objects.filter(user=rosa).update(four_colour_deck=True, large_cards=True)
     )
     page.reload()
     colours = dict(

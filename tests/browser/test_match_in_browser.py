@@ -9,6 +9,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from games import engine, services
 from games.models import Match
+from tests.browser.helpers import card_codes
 from tests.conftest import PASSWORD
 from tests.factories import make_match, state_of
 
@@ -25,8 +26,7 @@ def log_in(page: Page, username: str) -> None:
 
 def cards_named(page: Page, selector: str) -> list[str]:
     """Return the cards a selector matches, in words (their accessible names)."""
-    texts = page.locator(selector).evaluate_all("els => els.map(e => e.dataset.card)")
-    return [engine.Card.parse(text).words for text in texts]
+    return [engine.Card.parse(text).words for text in card_codes(page.locator(selector))]
 
 
 def row_for_hand_one(page: Page):
