@@ -1,5 +1,8 @@
 """Shared fixtures: a few players with known passwords."""
 
+import gc
+import os
+
 import pytest
 from django.contrib.auth import get_user_model
 
@@ -7,10 +10,28 @@ PASSWORD = "correct-horse-battery"
 
 
 def pytest_sessionstart(session) -> None:
-    """Compile the translation catalogues first, as `serve` does: the .mo files are not kept."""
+    """Compile the translation catalogues first, as `serve` does: the .mo files are not kept.
+
+    In a parallel run the main process compiles them before it starts the workers, which would
+    otherwise write the same files at once.
+    """
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
     from django.core.management import call_command
 
     call_command("compiletranslations", verbosity=0)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """pytest-django's test databases, with the connections async tests left behind closed first.
+
+    `database_sync_to_async` opens a connection in a context that ends with the test; the
+    connection closes only when Python collects it. PostgreSQL refuses to drop a database
+    with a session open, so collect them before the test databases are dropped.
+    """
+    yield
+    gc.collect()
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,33 @@
+"""Keep parallel test workers apart where they would share a service (loaded with `-p`).
+
+With pytest-xdist (`pytest -n auto`) each worker has its own test database, and with it the
+same match ids as every other worker. The Redis cache and channel groups are keyed by those
+ids, and tests clear the cache, so two workers on one Redis database would read, clear and
+receive each other's entries. Each worker therefore takes its own Redis database: the one
+`REDIS_URL` names, plus the worker's number. This runs on import, before pytest-django reads
+the settings.
+"""
+
+import os
+from urllib.parse import urlsplit, urlunsplit
+
+# Redis's default configuration has 16 databases (0 to 15); the daphne tests use the last.
+REDIS_DATABASES = 15
+
+
+def worker_redis_url(url: str, worker: str) -> str:
+    """Return `url` moved to database (its own + the worker's number), e.g. gw1 from /1 to /2."""
+    parts = urlsplit(url)
+    base = int(parts.path.strip("/") or 0)
+    database = base + int(worker.removeprefix("gw"))
+    if database >= REDIS_DATABASES:
+        raise RuntimeError(
+            f"Worker {worker} would need Redis database {database}: "
+            f"run fewer workers (-n) or start from a lower database in REDIS_URL"
+        )
+    return urlunsplit(parts._replace(path=f"/{database}"))
+
+
+_worker = os.environ.get("PYTEST_XDIST_WORKER")
+if _worker and os.environ.get("REDIS_URL"):
+    os.environ["REDIS_URL"] = worker_redis_url(os.environ["REDIS_URL"], _worker)
