@@ -10,7 +10,9 @@ Run from the repository root, e.g.
 `--variant omnibus` (3 to 7 players) or `--variant cancellation` (5 to 10) plays a variant (R5);
 a Cancellation deal is hand 1 to n in turn, so that every seat deals and leads in turn.
 Bots: random, baseline, normal, strong, ismcts (OpenSpiel's IS-MCTS, when installed), and
-search variants for measuring, "search:PLAYOUTS[:noinfer][:nopass][:moon][:noise=X][:dread=X]".
+search variants for measuring, "search:PLAYOUTS[:noinfer][:nopass][:moon][:noise=X][:dread=X]",
+and the same search seeing every hand, "oracle:PLAYOUTS[:...]" (bench/oracle.py: an upper
+bound, for telling what the search loses by not knowing the cards).
 
 To see why a moon got through: `--moons` lists every hand in which one was shot (deal seed,
 table, shooter), and `--trace DEAL:TABLE` replays one of them trick by trick.
@@ -32,6 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.oracle import OracleSearchBot  # noqa: E402
 from games.engine import VARIANTS, BadRules, Deal, Match, RandomBot, RuleSet  # noqa: E402
 from games.engine.bots import Bot  # noqa: E402
 from games.engine.cancellation import CancellationMatch, points_of  # noqa: E402
@@ -53,7 +56,7 @@ def make_bot(name: str, seed: int, players: int) -> Bot:
         return bot_for_level("easy", seed)
     if name in ("normal", "strong"):
         return bot_for_level(name, seed)
-    if name.startswith("search:"):
+    if name.startswith(("search:", "oracle:")):
         return search_variant(name, seed)
     if name == "ismcts":
         from bench.spiel_bot import IsmctsBot  # an optional extra: imported only when asked for
@@ -62,9 +65,10 @@ def make_bot(name: str, seed: int, players: int) -> Bot:
     raise SystemExit(f"unknown bot {name!r}: choose from {', '.join(NAMES)}")
 
 
-def search_variant(name: str, seed: int) -> Bot:
-    """Return a search bot from "search:PLAYOUTS[:noinfer][:nopass][:moon][:noise=X][:dread=X]"."""
-    _, playouts, *flags = name.split(":")
+def search_variant(name: str, seed: int) -> SearchBot:
+    """Return a search bot from "search:PLAYOUTS[:noinfer][:nopass][:moon][:noise=X][:dread=X]",
+    or the oracle from "oracle:" and the same options."""
+    kind, playouts, *flags = name.split(":")
     options: dict[str, Any] = {}
     for flag in flags:
         if flag.startswith("noise="):
@@ -77,7 +81,8 @@ def search_variant(name: str, seed: int) -> Bot:
             options[OFF_FLAGS[flag]] = False
         else:
             raise SystemExit(f"unknown search option {flag!r}")
-    return SearchBot(seed=seed, playouts=int(playouts), **options)
+    bot_class = OracleSearchBot if kind == "oracle" else SearchBot
+    return bot_class(seed=seed, playouts=int(playouts), **options)
 
 
 class Timed:
@@ -173,6 +178,8 @@ def play_table(
                 cards = " ".join(str(ALL_CARDS[i]) for i in indices_of(match.hands[seat]))
                 print(f"seat {seat} {who:<12} {cards}")
         for seat in match.to_act():
+            if isinstance(bots[seat].bot, OracleSearchBot):
+                bots[seat].bot.see(match)
             match.apply(bots[seat].choose(match.view(seat)))
         if trace and len(match.tricks) > shown:
             shown = trace_trick(match, shown, lineup)
@@ -242,7 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     for name in (args.a, args.b):
-        if name not in NAMES and not name.startswith("search:"):
+        if name not in NAMES and not name.startswith(("search:", "oracle:")):
             parser.error(f"unknown bot {name!r}: choose from {', '.join(NAMES)}")
     try:
         check_players(args.players, args.variant)

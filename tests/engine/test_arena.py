@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import random
 import statistics
 import sys
 from pathlib import Path
@@ -46,3 +47,27 @@ def test_the_arena_refuses_a_table_size_the_variant_does_not_seat() -> None:
     arena = load_arena()
     with pytest.raises(SystemExit):
         arena.main(["--variant", "cancellation", "--players", "4", "--deals", "1"])
+
+
+def test_the_oracle_searches_the_deal_as_it_lies() -> None:
+    """bench/oracle.py, the arena's upper bound: every world it searches is the true deal."""
+    arena = load_arena()
+    from bench.oracle import OracleSearchBot
+    from games.engine import Deal, Match, RuleSet
+    from games.engine.sampling import knowledge
+
+    rules = RuleSet(players=4)
+    match = Match.new(rules)
+    match.hand_no = 3  # the fourth hand holds its cards: play starts at once
+    match.start_hand(Deal.from_seed(rules, 7))
+    seat = match.turn
+    bot = arena.make_bot("oracle:60", 1, 4)
+    assert isinstance(bot, OracleSearchBot)
+    bot.see(match)
+    view = match.view(seat)
+    worlds = bot._worlds(view, knowledge(view))
+    for seed in (1, 2):
+        worlds.deal(random.Random(seed))
+        assert worlds.template.hands == match.hands
+    result = arena.play_deal(("oracle:60", "random", 4, 11, False, "standard"))
+    assert result.seat_hands == [4, 4]
