@@ -4,8 +4,8 @@ With pytest-xdist (`pytest -n auto`) each worker has its own test database, and 
 same match ids as every other worker. The Redis cache and channel groups are keyed by those
 ids, and tests clear the cache, so two workers on one Redis database would read, clear and
 receive each other's entries. Each worker therefore takes its own Redis database: the one
-`REDIS_URL` names, plus the worker's number. This runs on import, before pytest-django reads
-the settings.
+`REDIS_URL` names, plus the worker's number (pyproject.toml caps a run at 8 workers). This
+runs on import, before pytest-django reads the settings.
 """
 
 import os
