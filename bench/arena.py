@@ -45,6 +45,7 @@ from games.engine.state import MOON, PASSING, PLAYING  # noqa: E402
 from games.engine.views import SeatView  # noqa: E402
 
 NAMES = ("random", "baseline", "normal", "strong", "ismcts")
+SEARCH_PREFIXES = ("search:", "oracle:")  # search variants and the oracle, with their options
 OFF_FLAGS = {"noinfer": "infer", "nopass": "plan_pass"}
 
 
@@ -56,7 +57,7 @@ def make_bot(name: str, seed: int, players: int) -> Bot:
         return bot_for_level("easy", seed)
     if name in ("normal", "strong"):
         return bot_for_level(name, seed)
-    if name.startswith(("search:", "oracle:")):
+    if name.startswith(SEARCH_PREFIXES):
         return search_variant(name, seed)
     if name == "ismcts":
         from bench.spiel_bot import IsmctsBot  # an optional extra: imported only when asked for
@@ -249,7 +250,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     for name in (args.a, args.b):
-        if name not in NAMES and not name.startswith(("search:", "oracle:")):
+        if name not in NAMES and not name.startswith(SEARCH_PREFIXES):
             parser.error(f"unknown bot {name!r}: choose from {', '.join(NAMES)}")
     try:
         check_players(args.players, args.variant)

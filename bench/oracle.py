@@ -34,9 +34,10 @@ class OracleSearchBot(SearchBot):
         match = self.match
         if match is None:
             raise SystemExit("the oracle decides only where the arena shows it the match")
-        hands = list(match.hands)
+        # Every playout copies the template, hands included, so the true deal is put in once.
+        template.hands = list(match.hands)
 
         def deal(rng: random.Random) -> None:
-            template.hands = list(hands)
+            pass
 
         return Worlds(template, deal, finish, scores)

@@ -1,10 +1,11 @@
 """Shared fixtures: a few players with known passwords."""
 
 import gc
-import os
 
 import pytest
 from django.contrib.auth import get_user_model
+
+from tests.parallel import WORKER
 
 PASSWORD = "correct-horse-battery"
 
@@ -15,7 +16,7 @@ def pytest_sessionstart(session) -> None:
     In a parallel run the main process compiles them before it starts the workers, which would
     otherwise write the same files at once.
     """
-    if os.environ.get("PYTEST_XDIST_WORKER"):
+    if WORKER:
         return
     from django.core.management import call_command
 

@@ -11,8 +11,12 @@ runs on import, before pytest-django reads the settings.
 import os
 from urllib.parse import urlsplit, urlunsplit
 
-# Redis's default configuration has 16 databases (0 to 15); the daphne tests use the last.
-REDIS_DATABASES = 15
+# Redis's default configuration has 16 databases (0 to 15): the daphne tests take the last,
+# so the workers stay below it.
+DAPHNE_REDIS_DATABASE = 15
+# This process's worker name (gw0, gw1, ...) in a parallel run; None in a run of one process
+# and in the main process that starts the workers.
+WORKER = os.environ.get("PYTEST_XDIST_WORKER")
 
 
 def worker_redis_url(url: str, worker: str) -> str:
@@ -20,7 +24,7 @@ def worker_redis_url(url: str, worker: str) -> str:
     parts = urlsplit(url)
     base = int(parts.path.strip("/") or 0)
     database = base + int(worker.removeprefix("gw"))
-    if database >= REDIS_DATABASES:
+    if database >= DAPHNE_REDIS_DATABASE:
         raise RuntimeError(
             f"Worker {worker} would need Redis database {database}: "
             f"run fewer workers (-n) or start from a lower database in REDIS_URL"
@@ -28,6 +32,5 @@ def worker_redis_url(url: str, worker: str) -> str:
     return urlunsplit(parts._replace(path=f"/{database}"))
 
 
-_worker = os.environ.get("PYTEST_XDIST_WORKER")
-if _worker and os.environ.get("REDIS_URL"):
-    os.environ["REDIS_URL"] = worker_redis_url(os.environ["REDIS_URL"], _worker)
+if WORKER and os.environ.get("REDIS_URL"):
+    os.environ["REDIS_URL"] = worker_redis_url(os.environ["REDIS_URL"], WORKER)

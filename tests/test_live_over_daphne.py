@@ -13,11 +13,11 @@ from websockets.sync.client import connect
 
 from tests.conftest import PASSWORD
 from tests.live_helpers import card_text_in
+from tests.parallel import DAPHNE_REDIS_DATABASE
 from tests.servers import Visitor, daphne, require_redis, seated_match, site_env
 
-# A Redis database of its own, so these events meet no other run's: the last of Redis's 16, as
-# the workers of a parallel run take the first ones (tests/parallel.py).
-REDIS_URL = "redis://127.0.0.1:6379/15"
+# A Redis database of its own, so these events meet no other run's nor a parallel worker's.
+REDIS_URL = f"redis://127.0.0.1:6379/{DAPHNE_REDIS_DATABASE}"
 # The Redis layer waits for messages with blocking pops of 5 s each.
 LONGER_THAN_A_POP = 6.5
 
