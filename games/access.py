@@ -80,6 +80,20 @@ def shared_deal_groups(round_: Round, tables: Iterable[Table]) -> set[str]:
     return {group for group in groups if groups.count(group) > 1}
 
 
+def group_open(match: Match) -> bool:
+    """Say whether the match shares its deals with other tables of a round not closed yet.
+
+    Until that round closes, whatever such a match's deals gave (its cards, its per-hand
+    figures, its result in statistics and ratings) may still tell a player of another table
+    about a deal they have to play.
+    """
+    table = Table.objects.select_related("round").filter(match_id=match.pk).first()
+    if table is None or not table.deal_group:
+        return False
+    group = Table.objects.filter(round_id=table.round_id, deal_group=table.deal_group)
+    return table.deal_group in shared_deal_groups(table.round, group)
+
+
 def sees_sealed_cards(user, seats: list[Seat]) -> bool:
     """Say whether the user sees a sealed table's cards anyway: staff, and its own players."""
     return bool(user is not None and user.is_staff) or holds_seat(user, None, seats)
@@ -93,11 +107,7 @@ def is_sealed(user, match: Match, seats: list[Seat] | None = None) -> bool:
         seats = list(Seat.objects.filter(match=match))
     if sees_sealed_cards(user, seats):
         return False  # its own players see their table as R6.3 says
-    table = Table.objects.select_related("round").filter(match_id=match.pk).first()
-    if table is None or not table.deal_group:
-        return False
-    group = Table.objects.filter(round_id=table.round_id, deal_group=table.deal_group)
-    return table.deal_group in shared_deal_groups(table.round, group)
+    return group_open(match)
 
 
 def revealed_matches() -> QuerySet[Match]:

@@ -6,7 +6,7 @@ from django.db import transaction
 
 from games import clock, services
 from games.models import Match, MatchStatus, ScoreLine, Seat
-from games.services import records
+from games.services import records, results
 from tests.service_helpers import act
 
 
@@ -76,8 +76,16 @@ def constructed_match(
                 bot_name="Ada" if isinstance(holder, str) else "",
                 resigned=position in left,
                 final_total=totals[position],
+                rank=place,
             )
-            for position, holder in enumerate(holders)
+            for (position, holder), place in zip(
+                enumerate(holders),
+                # The result the match's end stores, as `LockedTable` stores it.
+                results.places(
+                    totals, [p in left and not isinstance(h, str) for p, h in enumerate(holders)]
+                ),
+                strict=True,
+            )
         ]
         records.record_finished_match(match, seats)
     return match

@@ -3,19 +3,36 @@ each rating moves, on constructed results."""
 
 import pytest
 
-from games.services.rating_math import NEW_SKILL, Skill, display_rating, placings, rate
+from games.models import Seat
+from games.services.rating_math import NEW_SKILL, Skill, display_rating, rate
+from games.services.results import places, rating_places
 
 
 def test_the_lowest_total_is_first_and_equal_totals_share_a_place():
-    assert placings([30, 10, 20, 20], [False] * 4) == [4, 1, 2, 2]
+    assert places([30, 10, 20, 20], [False] * 4) == [4, 1, 2, 2]
 
 
 def test_a_player_who_left_is_last_whatever_their_bot_scored():
-    assert placings([5, 40, 60, 80], [True, False, False, False]) == [4, 1, 2, 3]
+    assert places([5, 40, 60, 80], [True, False, False, False]) == [4, 1, 2, 3]
 
 
-def test_several_players_who_left_share_the_last_place():
-    assert placings([1, 2, 50, 70], [True, True, False, False]) == [3, 3, 1, 2]
+def test_those_who_stayed_are_placed_among_themselves_and_leavers_after_by_total():
+    assert places([1, 2, 50, 70], [True, True, False, False]) == [3, 4, 1, 2]
+    assert places([40, 40, 10, 90], [True, True, False, False]) == [3, 3, 1, 2]
+
+
+def test_when_everyone_left_they_are_placed_by_total():
+    assert places([30, 10, 20], [True] * 3) == [3, 1, 2]
+
+
+def test_every_leaver_is_rated_as_last():
+    seats = [
+        Seat(position=0, user_id=1, resigned=True, rank=3),
+        Seat(position=1, user_id=2, resigned=True, rank=4),
+        Seat(position=2, user_id=3, rank=1),
+        Seat(position=3, user_id=None, controller=Seat.Controller.BOT, rank=2),
+    ]
+    assert rating_places(seats) == [4, 4, 1, 2]
 
 
 def test_a_newcomer_shows_1000():

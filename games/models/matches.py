@@ -66,6 +66,10 @@ class Match(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When the finished match was added to statistics and ratings (games/services/records.py):
+    # as it ended, or, for a table whose deals other tables shared, as its round closed.
+    # `rebuild_stats` adds them up again in this order.
+    recorded_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(
         max_length=10, choices=MatchStatus.choices, default=MatchStatus.OPEN, db_index=True
     )
@@ -335,6 +339,20 @@ class Seat(models.Model):
     @property
     def is_empty(self) -> bool:
         return not self.is_bot and self.user_id is None
+
+    @property
+    def has_left(self) -> bool:
+        """Say whether the seat's person left the match for good: a bot took the seat for
+        them (out of time too often, handed over, resigned, withdrawn from a tournament).
+
+        A finished match places them after everyone who stayed (`games/services/results.py`).
+        """
+        return self.user_id is not None and self.resigned
+
+    @property
+    def won(self) -> bool:
+        """Say whether the seat won its finished match: first place, and never left it."""
+        return self.rank == 1 and not self.has_left
 
     def is_held_by(self, user) -> bool:
         """Say whether this is the signed-in user's seat, resigned or not.

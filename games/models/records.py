@@ -103,6 +103,9 @@ class MatchResult(models.Model):
     players = models.PositiveSmallIntegerField()
     place = models.PositiveSmallIntegerField()
     total = models.IntegerField()
+    # The person left the match for good, a bot finishing it for them: placed after everyone
+    # who stayed (games/services/results.py).
+    left = models.BooleanField(default=False)
     ended_at = models.DateTimeField()
     # After a rated match: the rating, and how many rated matches the competitor had then
     # (the chart picks every k-th by it, so it reads a bounded number of rows).

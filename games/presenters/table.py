@@ -43,6 +43,7 @@ class Place:
     to_act: bool
     passed: bool
     played: engine.Card | None
+    # Once the match is over: the seat's stored place, and whether it won (never a leaver).
     rank: int | None
     # Where the seat sits on the table's ellipse, as a direction from its centre; the
     # stylesheet scales it to the screen (seats further out than the cards they play).
@@ -56,6 +57,7 @@ class Place:
     thinking: bool = False
     # Where the seat's name leads: its player's page, or its bot level's ("" for an empty seat).
     url: str = ""
+    won: bool = False
     # Until when the seat's player is on vacation, their clock stopped (None: not away here);
     # and, for the viewer's own seat, whether their deadline is near (a warning in the hand).
     away_until: datetime | None = None
@@ -197,6 +199,7 @@ def places(seats: Sequence[Seat], me: Seat | None, view: engine.PublicView | Non
                 passed=view is not None and view.has_passed[seat.position],
                 played=played.get(seat.position),
                 rank=seat.rank,
+                won=seat.won,
                 # Only beside a turn the viewer may know of (a sealed view names none).
                 deadline=seat.deadline if to_act else None,
                 timeouts_in_a_row=seat.timeouts_in_a_row,
@@ -238,9 +241,11 @@ def result_of(match: Match, places: Sequence[Place]) -> dict | None:
     if match.status != MatchStatus.FINISHED:
         return None
     standings = sorted(places, key=lambda p: (p.rank or 99, p.position))
-    winners = [p for p in standings if p.rank == 1]
+    winners = [p for p in standings if p.won]
     names = [p.who for p in winners]
-    if len(names) == 1:
+    if not names:  # every seat was a person's, and every one of them left
+        headline = gettext("Everyone left the match: bots finished it, and nobody wins.")
+    elif len(names) == 1:
         headline = (
             gettext("You win the match!")
             if winners[0].is_you

@@ -52,7 +52,11 @@ def table_status(match: Match | None, seats: list[Seat], *, sealed: bool = False
     if match is None:
         return gettext("Not started")
     if match.status == MatchStatus.FINISHED:
-        winners = [s for s in seats if s.rank == 1]
+        winners = [s for s in seats if s.won]
+        if not winners:
+            return gettext("Finished, hand %(hand)s: everyone left, nobody wins") % {
+                "hand": match.hand_no
+            }
         names = gettext(" and ").join(f"{s.name} ({s.final_total})" for s in winners)
         return gettext("Finished, hand %(hand)s: won by %(names)s") % {
             "hand": match.hand_no,

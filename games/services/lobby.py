@@ -112,7 +112,8 @@ def create_match(user, options: MatchOptions) -> Match:
             decision_seconds=options.decision_seconds,
             bank_seconds=options.bank_seconds,
             allow_vacation=options.allow_vacation,
-            rated=options.rated,
+            # A public rating would tell what a private match did (games/services/results.py).
+            rated=options.rated and not options.private,
         )
         first_bot = options.players - options.bots
         Seat.objects.bulk_create(

@@ -1,8 +1,8 @@
 """Ratings with openskill's Plackett-Luce model, made for games of many players: pure Python.
 
-A match is a ranking of its seats: the lowest final total first, equal totals sharing a place,
-and every seat whose player left (resigned, or out of time for good) sharing the last place,
-whatever its bot went on to score. Each seat is a team of one.
+A match is a ranking of its seats by their stored places (`games/services/results.py`), every
+seat whose player left sharing the last place whatever its bot went on to score
+(`results.rating_places`). Each seat is a team of one.
 
 The rating shown is conservative: openskill's ordinal, mu − 3·sigma (the skill the player is
 99.7% likely to be above), scaled as `40·(mu − 3·sigma) + 1000`. A newcomer (mu 25, sigma
@@ -39,20 +39,6 @@ def display_rating(skill: Skill) -> int:
     """Return the rating shown for a skill (see the module's note)."""
     rating = MODEL.create_rating([skill.mu, skill.sigma])
     return round(rating.ordinal(alpha=DISPLAY_ALPHA, target=DISPLAY_TARGET))
-
-
-def placings(totals: Sequence[int], left: Sequence[bool]) -> list[int]:
-    """Return each seat's place: 1 for the lowest total, ties sharing, leavers sharing last.
-
-    The players who stayed are ranked by their totals among themselves; everyone who left
-    shares the place after the last of them.
-    """
-    stayed = [total for total, gone in zip(totals, left, strict=True) if not gone]
-    last = len(stayed) + 1
-    return [
-        last if gone else 1 + sum(1 for other in stayed if other < total)
-        for total, gone in zip(totals, left, strict=True)
-    ]
 
 
 def rate(seats: Sequence[tuple[K, Skill, int]]) -> dict[K, Skill]:

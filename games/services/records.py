@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.db import models, transaction
 from django.db.models import Q
 
-from games import engine
+from games import access, clock, engine
 from games.models import (
     Action,
     Competitor,
@@ -30,7 +31,7 @@ from games.models import (
     Seat,
     TableSizeStats,
 )
-from games.services import rating_math
+from games.services import rating_math, results
 from games.services.rating_math import Skill
 
 QUEEN = engine.Card.parse("QS")
@@ -62,7 +63,7 @@ def key_of(seat: Seat) -> Key | None:
 
 @dataclass
 class SeatFigures:
-    """What one seat did in one match, from its score lines."""
+    """What one seat did in one match: from its score lines, and its stored result."""
 
     hands: int = 0
     points: int = 0
@@ -72,6 +73,7 @@ class SeatFigures:
     total: int = 0
     place: int = 0
     left: bool = False
+    won: bool = False
 
 
 @dataclass
@@ -85,7 +87,8 @@ class MatchFigures:
 def figures_of(match: Match, seats: Sequence[Seat], lines: Iterable[tuple]) -> MatchFigures:
     """Tally the seats' figures from the score lines (hand, seat, score, shot_moon, took_queen).
 
-    Totals and places come from the seats (`final_total`), the leavers placed last.
+    Totals and places are the ones stored on the seats as the match ended
+    (`games/services/results.py`): nothing here places anyone.
     """
     n = match.players
     figures = MatchFigures(players=n, seats=[SeatFigures() for _ in range(n)])
@@ -103,13 +106,11 @@ def figures_of(match: Match, seats: Sequence[Seat], lines: Iterable[tuple]) -> M
     for position, seat in enumerate(figures.seats):
         seat.hands = len(hands)
         seat.moons_suffered = sum(1 for shooter in shooters.values() if shooter != position)
-    by_position = sorted(seats, key=lambda s: s.position)
-    totals = [s.final_total or 0 for s in by_position]
-    left = [s.resigned or s.left_on_time for s in by_position]
-    for seat, total, gone, place in zip(
-        figures.seats, totals, left, rating_math.placings(totals, left), strict=True
-    ):
-        seat.total, seat.left, seat.place = total, gone, place
+    for stored in seats:
+        assert stored.rank is not None, "the match has no stored result"
+        seat = figures.seats[stored.position]
+        seat.total, seat.place = stored.final_total or 0, stored.rank
+        seat.left, seat.won = stored.has_left, stored.won
     return figures
 
 
@@ -177,11 +178,102 @@ def _write(model: type[models.Model], rows: Iterable[models.Model], fields: list
         model._default_manager.filter(pk=row.pk).update(**{f: getattr(row, f) for f in fields})
 
 
-def record_finished_match(match: Match, seats: Sequence[Seat]) -> None:
-    """Add a match that has just finished to its competitors' statistics, ratings and results.
+def record_when_final(match: Match, seats: Sequence[Seat]) -> None:
+    """Record a match that has just finished, unless other tables still play its deals.
 
-    Call it once per match, in the transaction that finished it, after its last score lines
-    are written.
+    A tournament table whose deals other tables of its round share (duplicate deals) is
+    recorded when its round closes (`record_closed_round`): until then its result would tell
+    the other tables' players what a deal they are playing gave (`games.access.group_open`).
+    """
+    if not access.group_open(match):
+        record_finished_match(match, seats)
+
+
+def record_closed_round(match_ids: Iterable[int]) -> None:
+    """Record the finished matches of a round just closed that waited for it, as they ended."""
+    waiting = Match.objects.filter(
+        pk__in=list(match_ids), status=MatchStatus.FINISHED, recorded_at__isnull=True
+    ).order_by("finished_at", "pk")
+    for match in waiting:
+        record_finished_match(match, list(Seat.objects.filter(match=match)))
+
+
+@dataclass
+class CompetitorFigures:
+    """What one competitor did in one match: a person's one seat, or a bot level's seats.
+
+    A bot level that held several seats played one match: it counts once in matches, wins
+    and places (its best seat), while its seats' hands, points, moons and Q♠ all add up, so
+    that points per hand stays a per-seat figure.
+    """
+
+    seats: list[SeatFigures]
+
+    @property
+    def best(self) -> SeatFigures:
+        return min(self.seats, key=lambda fig: fig.place)
+
+    @property
+    def won(self) -> bool:
+        return any(fig.won for fig in self.seats)
+
+
+def _by_competitor(seats: Sequence[Seat], figures: MatchFigures) -> dict[Key, CompetitorFigures]:
+    grouped: dict[Key, CompetitorFigures] = {}
+    for seat in sorted(seats, key=lambda s: s.position):
+        key = key_of(seat)
+        if key is not None:
+            grouped.setdefault(key, CompetitorFigures([])).seats.append(
+                figures.seats[seat.position]
+            )
+    return grouped
+
+
+def _add_statistics(
+    row: TableSizeStats, mine: CompetitorFigures, players: int, rated: bool
+) -> None:
+    row.matches += 1
+    row.rated_matches += 1 if rated else 0
+    row.wins += 1 if mine.won else 0
+    places = list(row.places) + [0] * (players - len(row.places))
+    places[mine.best.place - 1] += 1
+    row.places = places
+    for fig in mine.seats:
+        row.hands += fig.hands
+        row.points += fig.points
+        row.moons_shot += fig.moons_shot
+        row.moons_suffered += fig.moons_suffered
+        row.queens += fig.queens
+
+
+def _rate(seats: Sequence[Seat], competitors: dict[Key, Competitor]) -> None:
+    """Move the competitors' ratings by the match's stored places (leavers rated last)."""
+    by_position = sorted((s for s in seats if key_of(s) is not None), key=lambda s: s.position)
+    keys = [key_of(seat) for seat in by_position]
+    after = rating_math.rate(
+        [
+            (key, Skill(competitors[key].mu, competitors[key].sigma), place)
+            for key, place in zip(keys, results.rating_places(by_position), strict=True)
+            if key is not None
+        ]
+    )
+    for key, skill in after.items():
+        competitor = competitors[key]
+        competitor.mu, competitor.sigma = skill.mu, skill.sigma
+        competitor.rating = rating_math.display_rating(skill)
+        competitor.rated_matches += 1
+    _write(Competitor, competitors.values(), ["mu", "sigma", "rating", "rated_matches"])
+
+
+def record_finished_match(
+    match: Match, seats: Sequence[Seat], recorded_at: datetime | None = None
+) -> None:
+    """Add a finished match to its competitors' statistics, ratings and results.
+
+    Call it once per match, in a transaction, after its last score lines are written: as it
+    ends, or as its round closes (`record_when_final`). A private match is listed among its
+    players' results (for those who may see it) but counts in no statistics and no rating:
+    they are public.
     """
     fields = ("hand_number", "seat", "score", "shot_moon", "took_queen")
     lines = list(ScoreLine.objects.filter(match_id=match.pk).values_list(*fields))
@@ -191,60 +283,37 @@ def record_finished_match(match: Match, seats: Sequence[Seat]) -> None:
         fill_missing_queens(match)
         lines = list(ScoreLine.objects.filter(match_id=match.pk).values_list(*fields))
     figures = figures_of(match, seats, lines)
-    keyed = [(key_of(seat), figures.seats[seat.position]) for seat in seats]
-    counted = [(key, fig) for key, fig in keyed if key is not None]
-    stats = _rows({key for key, _ in counted}, figures.players)
+    mine = _by_competitor(seats, figures)
+    rated = results.is_rated(match, seats)
+    stats = _rows(set(mine), figures.players)
     competitors = {key: row.competitor for key, row in stats.items()}
 
-    for key, fig in counted:
-        row = stats[key]
-        row.matches += 1
-        row.rated_matches += 1 if match.rated else 0
-        row.wins += 1 if fig.place == 1 and not fig.left else 0
-        places = list(row.places) + [0] * (figures.players - len(row.places))
-        places[fig.place - 1] += 1
-        row.places = places
-        row.hands += fig.hands
-        row.points += fig.points
-        row.moons_shot += fig.moons_shot
-        row.moons_suffered += fig.moons_suffered
-        row.queens += fig.queens
-    _write(TableSizeStats, stats.values(), STATS_FIELDS)
+    if not match.is_private:
+        for key, row in stats.items():
+            _add_statistics(row, mine[key], figures.players, rated)
+        _write(TableSizeStats, stats.values(), STATS_FIELDS)
+    if rated:
+        _rate(seats, competitors)
 
-    if match.rated:
-        after = rating_math.rate(
-            [
-                (key, Skill(competitors[key].mu, competitors[key].sigma), fig.place)
-                for key, fig in counted
-            ]
-        )
-        for key, skill in after.items():
-            competitor = competitors[key]
-            competitor.mu, competitor.sigma = skill.mu, skill.sigma
-            competitor.rating = rating_math.display_rating(skill)
-            competitor.rated_matches += 1
-        _write(Competitor, competitors.values(), ["mu", "sigma", "rating", "rated_matches"])
-
-    best: dict[Key, SeatFigures] = {}
-    for key, fig in counted:
-        if key not in best or fig.place < best[key].place:
-            best[key] = fig
     assert match.finished_at is not None, "the match has not finished"
     MatchResult.objects.bulk_create(
         MatchResult(
             competitor=competitor,
             match_id=match.pk,
             players=figures.players,
-            place=best[key].place,
-            total=best[key].total,
+            place=mine[key].best.place,
+            total=mine[key].best.total,
+            left=all(fig.left for fig in mine[key].seats),
             ended_at=match.finished_at,
-            rating=competitor.rating if match.rated else None,
-            mu=competitor.mu if match.rated else None,
-            sigma=competitor.sigma if match.rated else None,
-            rated_no=competitor.rated_matches if match.rated else None,
+            rating=competitor.rating if rated else None,
+            mu=competitor.mu if rated else None,
+            sigma=competitor.sigma if rated else None,
+            rated_no=competitor.rated_matches if rated else None,
         )
         for key, competitor in competitors.items()
     )
+    match.recorded_at = recorded_at or clock.now()
+    Match.objects.filter(pk=match.pk).update(recorded_at=match.recorded_at)
 
 
 def queen_takers_from_log(match: Match) -> dict[int, int | None]:
@@ -286,9 +355,13 @@ def rebuild() -> int:
         MatchResult.objects.all().delete()
         TableSizeStats.objects.all().delete()
         Competitor.objects.all().delete()
-        finished = Match.objects.filter(status=MatchStatus.FINISHED).order_by("finished_at", "pk")
+        # In the order they were recorded: as they ended, or as their round closed.
+        finished = Match.objects.filter(
+            status=MatchStatus.FINISHED, recorded_at__isnull=False
+        ).order_by("recorded_at", "finished_at", "pk")
         for match in finished.iterator(chunk_size=500):
             fill_missing_queens(match)
-            record_finished_match(match, list(Seat.objects.filter(match=match)))
+            seats = list(Seat.objects.filter(match=match))
+            record_finished_match(match, seats, recorded_at=match.recorded_at)
             count += 1
     return count

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from games import clock, engine
 from games.models import Action, BotLevel, Hand, Match, MatchStatus, ScoreLine, Seat
 from games.models.profiles import wants_forced_play
-from games.services import clocks, records, shuffles, states
+from games.services import clocks, records, results, shuffles, states
 from games.services.errors import (
     Conflict,
     NotAllowed,
@@ -362,10 +362,14 @@ class LockedTable:
         totals = self.game.totals
         self.match.status = MatchStatus.FINISHED
         self.match.finished_at = self._now
-        for seat in self.seats:
+        by_position = sorted(self.seats, key=lambda seat: seat.position)
+        # The match's one result, read everywhere else (`games/services/results.py`).
+        places = results.places(
+            [totals[seat.position] for seat in by_position], [s.has_left for s in by_position]
+        )
+        for seat, place in zip(by_position, places, strict=True):
             seat.final_total = totals[seat.position]
-            # Rank 1 for the lowest total; equal totals share a rank (co-winners share 1st).
-            seat.rank = 1 + sum(1 for total in totals if total < totals[seat.position])
+            seat.rank = place
         Seat.objects.bulk_update(self.seats, ["final_total", "rank"])
 
     # ----- saving -----
@@ -387,8 +391,9 @@ class LockedTable:
         Action.objects.bulk_create(self._actions)
         ScoreLine.objects.bulk_create(self._score_lines)
         if match.status == MatchStatus.FINISHED and self._before[1] != MatchStatus.FINISHED:
-            # In the transaction that ends the match: the figures commit with its result.
-            records.record_finished_match(match, self.seats)
+            # In the transaction that ends the match: the figures commit with its result
+            # (or, for a table whose deals other tables still play, when its round closes).
+            records.record_when_final(match, self.seats)
         if self._finished_hands:
             Hand.objects.filter(pk__in=self._finished_hands).update(finished_at=self._now)
         _write_seats(turns_changed)

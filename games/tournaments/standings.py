@@ -3,7 +3,8 @@
 Pure Python (standard library only). Arithmetic is exact (fractions) so that equal records tie
 exactly; the public numbers are floats.
 
-Placement points: at a table of n, place k (1 = lowest total) is worth (n - k) / (n - 1), so the
+Placement points: at a table of n, place k (1 = lowest total; a player who left the match is
+placed after everyone who stayed, as the match stored it) is worth (n - k) / (n - 1), so the
 winner scores 1 and the last place 0 at every table size from 3 to 7, and the places between are
 evenly spaced. Players with equal totals share the average of the places they span: two co-winners
 at a table of 4 each get (1 + 2/3) / 2 = 5/6.
@@ -55,50 +56,55 @@ class TableResult:
     seats: tuple[int, ...]  # entrant id per seat position
     totals: tuple[int, ...]  # final match total per seat position (lower is better in Hearts)
     deal_group: str | None = None  # tables with the same non-None group played the same deals
+    # Each seat's place at its table as the match stored it (1 = first; players who left the
+    # match come after everyone who stayed). Without it, places come from the totals alone.
+    places: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
-        """Store seats and totals as tuples and refuse a malformed table."""
+        """Store seats, totals and places as tuples and refuse a malformed table."""
         object.__setattr__(self, "seats", tuple(self.seats))
         object.__setattr__(self, "totals", tuple(self.totals))
+        object.__setattr__(self, "places", tuple(self.places) or tuple(places(self.totals)))
         where = f"Round {self.round} table {self.table}"
         if len(self.seats) != len(self.totals):
             raise ValueError(f"{where} has {len(self.seats)} seats but {len(self.totals)} totals.")
+        if len(self.places) != len(self.seats):
+            raise ValueError(f"{where} has {len(self.seats)} seats but {len(self.places)} places.")
         if len(self.seats) < 2:
             raise ValueError(f"{where} needs at least 2 seats.")
         if len(set(self.seats)) != len(self.seats):
             raise ValueError(f"{where} seats an entrant twice.")
 
 
-def _places(totals: Sequence[int]) -> list[tuple[int, int]]:
-    """Return each seat's (first, last) place spanned, 1-based, ties spanning several places."""
-    spans = []
-    for total in totals:
-        better = sum(1 for other in totals if other < total)
-        equal = sum(1 for other in totals if other == total)
-        spans.append((better + 1, better + equal))
-    return spans
-
-
 def places(totals: Sequence[int]) -> list[int]:
     """Return each seat's place at its table, 1 for the lowest total; ties share the best place."""
-    return [first for first, _ in _places(totals)]
+    return [1 + sum(1 for other in totals if other < total) for total in totals]
 
 
-def _placement(totals: Sequence[int]) -> list[Fraction]:
-    """Return each seat's exact placement points."""
-    n = len(totals)
+def _spans(places: Sequence[int]) -> list[tuple[int, int]]:
+    """Return each seat's (first, last) place spanned, 1-based: a place shared by k seats
+    spans k places."""
+    return [(place, place + places.count(place) - 1) for place in places]
+
+
+def _placement(places: Sequence[int]) -> list[Fraction]:
+    """Return each seat's exact placement points, from its place at the table."""
+    n = len(places)
     if n < 2:
         raise ValueError("Placement points need at least 2 seats.")
     points = []
-    for first, last in _places(totals):
+    for first, last in _spans(places):
         spanned = [Fraction(n - k, n - 1) for k in range(first, last + 1)]
         points.append(sum(spanned, Fraction(0)) / len(spanned))
     return points
 
 
-def placement_points(totals: Sequence[int]) -> list[float]:
-    """Return each seat's placement points at its table; ties share the places they span."""
-    return [float(p) for p in _placement(totals)]
+def placement_points(totals: Sequence[int], table_places: Sequence[int] = ()) -> list[float]:
+    """Return each seat's placement points at its table; ties share the places they span.
+
+    The places are the table's stored ones if given, else those of the totals alone.
+    """
+    return [float(p) for p in _placement(table_places or places(totals))]
 
 
 def _matchpoints(results: Sequence[TableResult]) -> dict[int, tuple[Fraction, int]]:
@@ -179,7 +185,7 @@ def standings(results: Sequence[TableResult], entrants: Sequence[int] = ()) -> l
     rounds: dict[int, int] = defaultdict(int)
     for result in results:
         for entrant, total, share in zip(
-            result.seats, result.totals, _placement(result.totals), strict=True
+            result.seats, result.totals, _placement(result.places), strict=True
         ):
             placement[entrant] += share
             points[entrant] += total

@@ -8,6 +8,7 @@ from games.models import (
     Entry,
     Round,
     RoundStatus,
+    Seat,
     TableSeat,
     Tournament,
 )
@@ -40,17 +41,27 @@ def table_results(tournament: Tournament) -> list[TableResult]:
     tables: dict[int, list[TableSeat]] = {}
     for seat in seats:
         tables.setdefault(seat.table_id, []).append(seat)
+    # Each table's places are the ones its match stored as it finished (leavers last).
+    stored: dict[tuple[int | None, int], int | None] = {
+        (match_id, position): rank
+        for match_id, position, rank in Seat.objects.filter(
+            match__tournament_table__in=tables.keys()
+        ).values_list("match_id", "position", "rank")
+    }
     results = []
     for rows in tables.values():
         table = rows[0].table
+        ranks = [stored.get((table.match_id, row.position)) for row in rows]
+        known = [rank for rank in ranks if rank is not None]
         results.append(
             TableResult(
                 round=table.round.number,
                 table=table.number,
                 seats=tuple(row.entry_id for row in rows),
-                # A closed round has recorded every seat's total.
+                # A closed round has recorded every seat's total and its match every place.
                 totals=tuple(row.total or 0 for row in rows),
                 deal_group=table.deal_group or None,
+                places=tuple(known) if len(known) == len(rows) else (),
             )
         )
     return results

@@ -18,6 +18,7 @@ from games.models import (
     Tournament,
     TournamentStatus,
 )
+from games.services import records
 from games.services.errors import Conflict
 from games.services.lobby import MatchOptions, start_seated_match
 from games.services.shuffles import Shuffle
@@ -217,6 +218,8 @@ def close_round(tournament_id: int, round_id: int | None = None) -> Round:
     round_.status = RoundStatus.CLOSED
     round_.closed_at = timezone.now()
     round_.save(update_fields=["status", "closed_at"])
+    # Tables whose deals others shared waited for the close to count in statistics and ratings.
+    records.record_closed_round(t.match_id for t in tables if t.match_id is not None)
     return round_
 
 
