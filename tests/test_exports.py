@@ -264,7 +264,7 @@ def test_a_player_of_a_table_sharing_the_deals_sees_a_sealed_record(db, make_use
     assert rows[1:] == [
         ["totals so far", *[c for t in state.totals for c in ("", "", str(t))], "", ""]
     ]
-    assert len(csv_of(own.get(csv_url(match)))) == 2  # the header, and hand 1
+    assert len(csv_of(own.get(csv_url(match)))) == 3  # the header, hand 1 and the places
 
 
 def test_a_private_match_is_not_there_for_a_stranger(alice, carol):
@@ -300,7 +300,10 @@ def test_the_csv_score_sheet_is_the_score_lines(alice, finished):
     for name in names:
         expected_header += [f"{name}: points taken", f"{name}: hand score", f"{name}: total"]
     assert header == [*expected_header, "moon shooter", "moon option"]
+    *rows, places = rows
     assert len(rows) == 2
+    seats = finished.seats.order_by("position")
+    assert places == ["place", *[c for s in seats for c in ("", "", str(s.rank))], "", ""]
     for number, row in enumerate(rows, start=1):
         lines = ScoreLine.objects.filter(match=finished, hand_number=number).order_by("seat")
         expected = [str(number)]
@@ -321,7 +324,7 @@ def test_the_csv_names_the_moon_shooter_and_choice(alice):
 
 def test_the_csv_names_omnibus_bonus_taker(alice):
     match = finish(make_match(alice, variant="omnibus", hands=1), {0: alice})
-    header, row = csv_of(client_for(alice).get(csv_url(match)))
+    header, row, _places = csv_of(client_for(alice).get(csv_url(match)))
     assert header[-1] == "bonus card taker"
     taker = state_of(match).sheet[0].bonus
     names = [seat.name for seat in match.seats.order_by("position")]
@@ -331,7 +334,7 @@ def test_the_csv_names_omnibus_bonus_taker(alice):
 def test_a_name_a_spreadsheet_would_run_is_written_as_text(make_user):
     eve = make_user("eve", '=HYPERLINK("http://e.co")')
     match = finish(make_match(eve, hands=1), {0: eve})
-    header, row = csv_of(client_for(eve).get(csv_url(match)))
+    header, row, _places = csv_of(client_for(eve).get(csv_url(match)))
     assert header[1] == '\'=HYPERLINK("http://e.co"): points taken'
     assert not any(cell.startswith(("=", "+", "@")) for cell in header + row)
 

@@ -28,7 +28,7 @@ from typing import Any
 from games import engine
 from games.access import deals_revealed, is_sealed, may_see_hand_record
 from games.engine.match_record import FORMAT, Score
-from games.models import Action, Hand, Match, ScoreLine, Seat, Tournament
+from games.models import Action, Hand, Match, MatchStatus, ScoreLine, Seat, Tournament
 from games.services.tournaments import standings_of
 
 from .table import load_seats, sealed_view, viewer_seat
@@ -37,6 +37,7 @@ from .tournament import round_lines
 SHEET_MOON = ("moon shooter", "moon option")
 SHEET_BONUS = "bonus card taker"
 SEALED_ROW = "totals so far"
+SHEET_PLACE = "place"
 
 
 def _state(match: Match) -> engine.Match | None:
@@ -133,7 +134,15 @@ def match_record(match: Match, user) -> dict[str, Any]:
     if deals_revealed(match):
         record["secret"] = match.secret
     record["hands"] = _hands(match, seats, mine, state, user)
+    record["result"] = _result(match, seats)
     return record
+
+
+def _result(match: Match, seats: list[Seat]) -> list[dict[str, Any]] | None:
+    """The finished match's result as it stored it (`games/services/results.py`), by seat."""
+    if match.status != MatchStatus.FINISHED:
+        return None
+    return [{"seat": s.position, "place": s.rank, "left": s.has_left, "won": s.won} for s in seats]
 
 
 def _hands(
@@ -222,6 +231,9 @@ def score_rows(match: Match, user) -> list[list[Any]]:
         if omnibus:
             cells.append(names[row.bonus] if row.bonus is not None else "")
         rows.append(cells)
+    if match.status == MatchStatus.FINISHED:  # the stored result: places, leavers after
+        places = [cell for seat in seats for cell in ("", "", seat.rank)]
+        rows.append([SHEET_PLACE, *places, *extra])
     return spreadsheet_safe(rows)
 
 
