@@ -364,6 +364,7 @@ def place(position: int, name: str, rank: int, total: int = 10) -> presenters.Pl
         passed=False,
         played=None,
         rank=rank,
+        won=rank == 1,
         cos=0.0,
         sin=1.0,
     )
