@@ -58,6 +58,7 @@ def build(matches: int, hands: int, rng: random.Random) -> tuple[object, list[in
     from django.utils import timezone
 
     from games.models import Match, ScoreLine, Seat
+    from games.services import results
 
     user = get_user_model().objects.create_user("marathon", password=None)
     user.profile.display_name = "Marathon"
@@ -105,7 +106,7 @@ def build(matches: int, hands: int, rng: random.Random) -> tuple[object, list[in
                                 took_queen=seat == queen,
                             )
                         )
-                ranks = [1 + sum(1 for t in totals if t < total) for total in totals]
+                ranks = results.places(totals, [False] * 4)  # nobody leaves here
                 seats.append(
                     Seat(
                         match_id=match.pk,
