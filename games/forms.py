@@ -324,9 +324,9 @@ class MoonForm(VersionForm):
 NO_SUCH_SEAT = _("There is no such seat at this table.")
 
 
-def _position_field(seats: int, *, required: bool, required_message: str = "") -> forms.Field:
+def _position_field(seats: int, *, required: bool, required_message: Any = None) -> forms.Field:
     """A seat of a table of `seats` seats, numbered from 0: any other number is no seat."""
-    messages = {"invalid": NO_SUCH_SEAT, "min_value": NO_SUCH_SEAT, "max_value": NO_SUCH_SEAT}
+    messages: dict[str, Any] = dict.fromkeys(("invalid", "min_value", "max_value"), NO_SUCH_SEAT)
     if required_message:
         messages["required"] = required_message
     return WholeNumberField(
@@ -364,7 +364,7 @@ class HandOverForm(forms.Form):
     def __init__(self, *args: Any, seats: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["position"] = _position_field(
-            seats, required=True, required_message=gettext("Choose the seat to hand to a bot.")
+            seats, required=True, required_message=_("Choose the seat to hand to a bot.")
         )
 
 

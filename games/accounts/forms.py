@@ -7,8 +7,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from games import names
-from games.forms import WholeNumberField
 from games.accounts.names import clean_display_name
+from games.forms import WholeNumberField
 from games.languages import language_choices
 from games.models import NotificationSettings, Profile
 from games.services import vacations
