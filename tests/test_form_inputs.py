@@ -103,6 +103,7 @@ def ten_seats(alice) -> Match:
 @pytest.mark.parametrize("position", [6, 7, 8, 9])
 def test_a_bot_comes_and_goes_at_every_seat_of_a_ten_seat_table(alice, ten_seats, position):
     client = client_for(alice)
+    assert f"Add a bot to seat {position + 1}<" in client.get(ten_seats.get_absolute_url()).text
     added = client.post(
         reverse("add_bot", args=[ten_seats.pk]), {"position": position, "level": "easy"}
     )
@@ -144,6 +145,7 @@ def test_the_silent_tenth_seat_of_an_untimed_match_can_be_handed_over(alice, mak
         assert waiting is not None
         act(everyone[waiting.position], match, waiting.position)
     clock.advance(days=31)
+    assert "Hand Player9's seat to a bot" in client_for(alice).get(match.get_absolute_url()).text
     response = client_for(alice).post(reverse("hand_over", args=[match.pk]), {"position": 9})
     assert response.status_code == 302
     seat = Seat.objects.get(match=match, position=9)
