@@ -1,5 +1,7 @@
-"""Forms for creating a match and for the small actions taken at the table."""
+"""Forms for creating a match, for the small actions taken at the table, and for the
+query parameters pages read: every value a request brings goes through one of them."""
 
+import re
 from typing import Any
 
 from django import forms
@@ -10,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import engine, services
 from games.models import BonusCard, BotLevel, MoonOption, Variant
+from games.models.matches import MAX_BANK_SECONDS
 from games.services import clocks
 
 SEAT_COUNTS = range(3, 11)  # every table size some game allows (3 to 7; 5 to 10 with two decks)
@@ -34,6 +37,23 @@ LEVEL_HELP = _(
     "Easy plays at once by simple rules; normal and strong think ahead over the cards they "
     "cannot see (strong longer, and harder to beat). Only as many as there are bot seats count."
 )
+
+
+ASCII_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+
+
+class WholeNumberField(forms.IntegerField):
+    """A whole number written in ASCII digits, the only digits the site's pages send.
+
+    Python's `int()` also reads other scripts' digits ("٣" is 3, "１" is 1) and refuses the
+    superscripts `str.isdigit()` lets through ("²"): neither is a number a page offered.
+    """
+
+    def to_python(self, value: Any) -> int | None:
+        text = str(value).strip() if value is not None else ""
+        if text and not ASCII_WHOLE_NUMBER.fullmatch(text):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(text)
 
 
 class BotLevelsWidget(forms.MultiWidget):
@@ -101,14 +121,14 @@ class CreateMatchForm(forms.Form):
         initial=4,
         error_messages={"invalid_choice": _("Choose from 3 to 10 players.")},
     )
-    target = forms.IntegerField(
+    target = WholeNumberField(
         label=_("Target score"),
         min_value=25,
         max_value=500,
         initial=100,
         help_text=_("The match ends when someone reaches it; 50 is a sensible minimum."),
     )
-    hands = forms.IntegerField(
+    hands = WholeNumberField(
         label=_("Fixed number of hands"),
         min_value=0,
         max_value=50,
@@ -122,7 +142,7 @@ class CreateMatchForm(forms.Form):
     moon = forms.ChoiceField(
         label=_("Shooting the moon"), choices=MoonOption.choices, initial=MoonOption.ASK
     )
-    bots = forms.IntegerField(
+    bots = WholeNumberField(
         label=_("Seats filled by bots"),
         min_value=0,
         max_value=MOST_BOTS,
@@ -161,7 +181,12 @@ class CreateMatchForm(forms.Form):
         empty_value=0,  # type: ignore[arg-type]  # any value may stand for "no choice"
         required=False,
         initial=1,
-        help_text=_("Spent when a decision takes longer; a quarter of any unused time flows back."),
+        # The limit is stated beside the choice, and `options` keeps to it (see there).
+        help_text=format_lazy(
+            "{} {}",
+            _("Spent when a decision takes longer; a quarter of any unused time flows back."),
+            _("A bank of time holds at most 30 days."),
+        ),
         error_messages={"invalid_choice": _("Choose one of the banks offered.")},
     )
 
@@ -214,7 +239,9 @@ class CreateMatchForm(forms.Form):
             private=data["private"],
             auto_finish=data["auto_finish"],
             decision_seconds=data["decision_seconds"],
-            bank_seconds=(data["decision_seconds"] or 0) * data["bank"],
+            # Every pair offered is taken: three more allowances of 14 days would be 42 days,
+            # beyond what a bank holds, so the bank is the most it may hold (as the field says).
+            bank_seconds=min((data["decision_seconds"] or 0) * data["bank"], MAX_BANK_SECONDS),
             allow_vacation=data["allow_vacation"],
             rated=data["rated"],
             bot_levels=tuple(data["bot_levels"] or ())[: data["bots"]],
@@ -240,7 +267,7 @@ class CardField(forms.CharField):
 class VersionForm(forms.Form):
     """The match version the page was rendered at, sent with every move."""
 
-    version = forms.IntegerField(
+    version = WholeNumberField(
         min_value=0,
         # Bounded so that a garbage number never reaches the database's integer column.
         max_value=2**31 - 1,
@@ -294,10 +321,28 @@ class MoonForm(VersionForm):
     )
 
 
-class SeatForm(forms.Form):
-    """A seat at the table, for adding or removing a bot; empty means the first free one."""
+NO_SUCH_SEAT = _("There is no such seat at this table.")
 
-    position = forms.IntegerField(min_value=0, max_value=6, required=False)
+
+def _position_field(seats: int, *, required: bool, required_message: Any = None) -> forms.Field:
+    """A seat of a table of `seats` seats, numbered from 0: any other number is no seat."""
+    messages: dict[str, Any] = dict.fromkeys(("invalid", "min_value", "max_value"), NO_SUCH_SEAT)
+    if required_message:
+        messages["required"] = required_message
+    return WholeNumberField(
+        min_value=0, max_value=seats - 1, required=required, error_messages=messages
+    )
+
+
+class SeatForm(forms.Form):
+    """A seat at the table, for adding or removing a bot; empty means the first free one.
+
+    Bounded by the match's own seat count (`seats`), from 3 to 10 at a Cancellation table.
+    """
+
+    def __init__(self, *args: Any, seats: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["position"] = _position_field(seats, required=False)
 
 
 class BotSeatForm(SeatForm):
@@ -314,24 +359,45 @@ class BotSeatForm(SeatForm):
 
 
 class HandOverForm(forms.Form):
-    """The silent seat to hand to a bot."""
+    """The silent seat to hand to a bot, one of the match's `seats`."""
 
-    position = forms.IntegerField(
-        min_value=0,
-        max_value=6,
-        error_messages={
-            "required": _("Choose the seat to hand to a bot."),
-            "invalid": _("There is no such seat at this table."),
-            "min_value": _("There is no such seat at this table."),
-            "max_value": _("There is no such seat at this table."),
-        },
-    )
+    def __init__(self, *args: Any, seats: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["position"] = _position_field(
+            seats, required=True, required_message=_("Choose the seat to hand to a bot.")
+        )
 
 
 class JoinForm(forms.Form):
     """Join an open match, with the invite code a private match needs."""
 
     invite_code = forms.CharField(max_length=32, required=False)
+
+
+class ReplayStepForm(forms.Form):
+    """The replay's step (`?step=`); anything but a step number shows the start."""
+
+    step = WholeNumberField(min_value=0, max_value=99_999, required=False)
+
+    def step_or_start(self) -> int:
+        return (self.cleaned_data["step"] or 0) if self.is_valid() else 0
+
+
+LEADERBOARD_SIZES = range(3, 8)
+
+
+class LeaderboardForm(forms.Form):
+    """The leaderboard's table size (`?players=`): left out, every size together."""
+
+    players = forms.TypedChoiceField(
+        choices=[("", "")] + [(str(n), str(n)) for n in LEADERBOARD_SIZES],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        error_messages={
+            "invalid_choice": _("Choose a table size from 3 to 7 players, or all table sizes.")
+        },
+    )
 
 
 def first_error(form: forms.Form) -> str:

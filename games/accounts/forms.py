@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import names
 from games.accounts.names import clean_display_name
+from games.forms import WholeNumberField
 from games.languages import language_choices
 from games.models import NotificationSettings, Profile
 from games.services import vacations
@@ -180,7 +181,7 @@ class NotificationForm(forms.ModelForm):
 class VacationForm(forms.Form):
     """How many whole days to go away for (the service checks them against the days left)."""
 
-    days = forms.IntegerField(
+    days = WholeNumberField(
         label=_("Days away"),
         min_value=1,
         max_value=vacations.MOST_DAYS,

@@ -206,7 +206,9 @@ def join_match(user, match_id: int, invite_code: str = "") -> Changed:
     match = table.match
     if table.seat_of(user) is not None:
         raise Conflict(gettext("You already have a seat in this match."))
-    if match.is_private and not secrets.compare_digest(invite_code or "", match.invite_code):
+    # Compared as bytes: `compare_digest` refuses str with non-ASCII characters (a TypeError).
+    given = (invite_code or "").encode()
+    if match.is_private and not secrets.compare_digest(given, match.invite_code.encode()):
         raise NotAllowed(gettext("This match is private: you need its invite link to join."))
     empty = [seat for seat in table.seats if seat.is_empty]
     if not empty:

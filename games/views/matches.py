@@ -73,6 +73,15 @@ def _unchanged(request: HtmxHttpRequest, pk: int) -> HttpResponse | None:
     return HttpResponse(status=NOTHING_NEW, headers={VERSION_HEADER: str(match.version)})
 
 
+def _seats(request: HtmxHttpRequest, pk: int) -> int:
+    """Return how many seats the match has, which bound a seat's position in its forms.
+
+    Read before the form, so that a seat beyond this table is the form's refusal (400), and
+    a match this user may not see is a 404 whatever the form holds.
+    """
+    return viewable_match_or_404(request.user, pk).players
+
+
 def _context(request: HtmxHttpRequest, match: Match, **extra) -> dict:
     context = presenters.match_context(match, request.user, **extra)
     if context["is_player"] and match.status == MatchStatus.OPEN:  # shown while seats are open
@@ -307,7 +316,7 @@ def leave(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def add_bot(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Seat a bot of the chosen level in an empty seat."""
-    form = BotSeatForm(request.POST)
+    form = BotSeatForm(request.POST, seats=_seats(request, pk))
     return _act(
         request,
         pk,
@@ -321,7 +330,7 @@ def add_bot(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def remove_bot(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Free a bot's seat for a person."""
-    form = SeatForm(request.POST)
+    form = SeatForm(request.POST, seats=_seats(request, pk))
     return _act(
         request,
         pk,
@@ -380,7 +389,7 @@ def _nudge_answer(message: str, status: int, *, refused: bool = False) -> HttpRe
 @require_POST
 def hand_over(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Hand a seat silent for SILENT_SEAT_DAYS in an untimed match to a bot."""
-    form = HandOverForm(request.POST)
+    form = HandOverForm(request.POST, seats=_seats(request, pk))
     return _act(
         request,
         pk,

@@ -7,15 +7,14 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
+from games.forms import LEADERBOARD_SIZES, LeaderboardForm, first_error
 from games.models import BotLevel, Competitor, TableSizeStats, display_name_of
 from games.presenters import players
 
 LEADERBOARD_PAGE = 50
-TABLE_SIZES = range(3, 8)
-BAD_FILTER = _("Choose a table size from 3 to 7 players, or all table sizes.")
+TABLE_SIZES = LEADERBOARD_SIZES
 
 
 @require_GET
@@ -60,13 +59,11 @@ def bot_page(request: HttpRequest, level: str) -> HttpResponse:
 def leaderboard(request: HttpRequest) -> HttpResponse:
     """List the players with enough rated matches, highest rating first; by table size too."""
     least = settings.LEADERBOARD_MIN_RATED_MATCHES
-    size_text = request.GET.get("players", "")
-    size: int | None = None
-    if size_text:
-        if size_text not in {str(n) for n in TABLE_SIZES}:
-            refused = {"nav": "leaderboard", "error": BAD_FILTER, "sizes": TABLE_SIZES}
-            return render(request, "games/leaderboard.html", refused, status=400)
-        size = int(size_text)
+    form = LeaderboardForm(request.GET)
+    if not form.is_valid():
+        refused = {"nav": "leaderboard", "error": first_error(form), "sizes": TABLE_SIZES}
+        return render(request, "games/leaderboard.html", refused, status=400)
+    size: int | None = form.cleaned_data["players"]
     page, lines = _leaderboard_page(size, least, request.GET.get("page"))
     context: dict[str, object] = {
         "nav": "leaderboard",

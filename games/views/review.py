@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET
 
 from games import engine
 from games.access import is_sealed, may_see_hand_record, viewable_match_or_404
+from games.forms import ReplayStepForm
 from games.models import Hand, MatchStatus
 from games.presenters.review import hand_record, hand_so_far, replay_frame
 from games.presenters.table import engine_view, load_seats, viewer_seat
@@ -40,12 +41,6 @@ def tricks_so_far(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/tricks.html", context)
 
 
-def _step(request: HtmxHttpRequest) -> int:
-    """Return the replay step asked for; anything that is not a whole number is the start."""
-    text = request.GET.get("step", "0")
-    return int(text) if text.isdigit() and len(text) < 6 else 0
-
-
 @never_cache
 @login_required
 @require_GET
@@ -58,7 +53,7 @@ def hand_review(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
         raise Http404(gettext("There is no such hand to look at, or not yet."))
     me = viewer_seat(seats, request.user)
     try:
-        frame = replay_frame(match, hand, seats, me, _step(request))
+        frame = replay_frame(match, hand, seats, me, ReplayStepForm(request.GET).step_or_start())
     except engine.EngineError as exc:  # a log that breaks the rules cannot be shown as played
         raise Http404(
             gettext("This hand's record cannot be replayed: %(reason)s") % {"reason": exc}
