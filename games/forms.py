@@ -383,7 +383,8 @@ class ReplayStepForm(forms.Form):
         return (self.cleaned_data["step"] or 0) if self.is_valid() else 0
 
 
-LEADERBOARD_SIZES = range(3, 8)
+# Every table size a match can have: 3 to 7 players, and up to 10 with two decks (R5.2).
+LEADERBOARD_SIZES = range(3, 11)
 
 
 class LeaderboardForm(forms.Form):
@@ -395,7 +396,7 @@ class LeaderboardForm(forms.Form):
         empty_value=None,
         required=False,
         error_messages={
-            "invalid_choice": _("Choose a table size from 3 to 7 players, or all table sizes.")
+            "invalid_choice": _("Choose a table size from 3 to 10 players, or all table sizes.")
         },
     )
 

@@ -93,9 +93,7 @@ def test_a_player_who_left_is_placed_last_and_loses_rating_whatever_their_bot_sc
     assert stats_of("strong").matches == 1
 
 
-def test_several_leavers_are_placed_after_those_who_stayed_and_rated_as_last(
-    alice, bob, make_user
-):
+def test_several_leavers_are_placed_after_those_who_stayed_and_rated_as_last(alice, bob, make_user):
     carol = make_user("carol", "Carol")
     hand = [[(0, False, False), (1, False, False), (12, False, True), (13, False, False)]]
     constructed_match([alice, bob, carol, "easy"], hand, left=(0, 1))
