@@ -131,11 +131,11 @@ def test_the_leaderboard_filters_by_table_size(alice, bob, settings):
     assert 'href="/players/Alice/"' in html and 'href="/players/Bob/"' not in html
 
 
-@pytest.mark.parametrize("junk", ["9", "2", "abc", "²", "4x", " 4", "-3", "4" * 40])
+@pytest.mark.parametrize("junk", ["11", "2", "abc", "²", "4x", " 4", "-3", "4" * 40])
 def test_a_bad_table_size_is_refused_with_the_reason(alice, junk):
     response = client_for(alice).get("/leaderboard/", {"players": junk})
     assert response.status_code == 400
-    assert "Choose a table size from 3 to 7 players" in response.content.decode()
+    assert "Choose a table size from 3 to 10 players" in response.content.decode()
 
 
 @pytest.mark.parametrize("number", ["0", "-1", "999", "abc", "1e9", "9" * 40])
@@ -212,3 +212,10 @@ def test_tournament_standings_link_names_and_its_matches_are_rated(alice, make_u
 )
 def test_a_name_no_player_can_have_is_not_found(alice, path):
     assert client_for(alice).get(path).status_code == 404
+
+
+@pytest.mark.parametrize("size", ["8", "10"])
+def test_the_leaderboard_offers_the_table_sizes_of_two_decks(alice, size):
+    response = client_for(alice).get("/leaderboard/", {"players": size})
+    assert response.status_code == 200
+    assert f'href="/leaderboard/?players={size}"' in response.content.decode()
