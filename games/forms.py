@@ -194,7 +194,10 @@ class CreateMatchForm(forms.Form):
         label=_("Rated: the result moves the ratings"),
         required=False,
         initial=True,
-        help_text=_("Leave it unticked for a casual match that counts in statistics only."),
+        help_text=_(
+            "Leave it unticked for a casual match that counts in statistics only. A private "
+            "match is never rated, and counts in no statistics."
+        ),
     )
     allow_vacation = forms.BooleanField(
         label=_("Stop a player's clock while they are on vacation"),
