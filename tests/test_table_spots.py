@@ -23,6 +23,7 @@ def seat(position: int) -> SimpleNamespace:
         resigned=False,
         is_empty=False,
         rank=None,
+        won=False,
         pk=None,
         deadline=None,
         timeouts_in_a_row=0,
