@@ -4,7 +4,8 @@ Tables of one size in a round play the same deals seat for seat. A player at tab
 watch table 2 would learn what their own opponents hold; so, until the round is closed, a
 table of a shared deal group shows spectators (other entrants and outsiders alike) its seats
 and status only, by every route: no total either, since a total after a hand tells who took
-the Q♠. `test_sealed_everywhere.py` asks every route as every kind of viewer. Its own players see it as R6.3 says, and staff see it.
+the Q♠. Its own players see it as R6.3 says, and staff see it. `test_sealed_everywhere.py`
+asks every route as every kind of viewer.
 """
 
 from __future__ import annotations
