@@ -109,6 +109,11 @@ def _open_siblings() -> QuerySet[Table]:
     )
 
 
+def matches_in_open_groups() -> QuerySet[Match]:
+    """Return every match for which `group_open` holds: to filter many matches in one query."""
+    return Match.objects.filter(Exists(_open_siblings()))
+
+
 def group_open(match: Match) -> bool:
     """Say whether this match shares its deals with other tables of a round not closed yet.
 
@@ -118,7 +123,7 @@ def group_open(match: Match) -> bool:
     """
     if match.pk is None:
         return False
-    return Match.objects.filter(pk=match.pk).filter(Exists(_open_siblings())).exists()
+    return matches_in_open_groups().filter(pk=match.pk).exists()
 
 
 def sees_sealed_cards(user, seats: list[Seat]) -> bool:
