@@ -3,13 +3,13 @@
 Two tables of a round share their deals. Each route that shows a card or a figure of a hand
 (the match page and its regions, the score sheet and its CSV, the match's record, a hand's
 record and its replay steps, this hand's tricks, the verification page and its record, the
-tournament page) is asked by each kind of viewer (a player of the table, a player of the
-sibling table, an outsider, a visitor not signed in, staff) in each phase of the round
-(the sibling still playing, both tables finished before the round is closed, the round
-closed). What each route shows must be what `games.access` answers for that viewer: nothing
-of the cards or the hands' figures while the table is sealed to them, and the deals, their
-secret and every hand's record only once they are revealed, which for a shared deal is once
-the round is closed.
+tournament page, the live socket's follow) is asked by each kind of viewer (a player of the
+table, a player of the sibling table, an outsider, a visitor not signed in, staff) in each
+phase of the round (the sibling still playing, both tables finished before the round is
+closed, the round closed). What each route shows must be what `games.access` answers for
+that viewer: nothing of the cards or the hands' figures while the table is sealed to them,
+and the deals, their secret and every hand's record only once they are revealed, which for a
+shared deal is once the round is closed.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import access
+from games.consumers import _may_follow
 from games.models import Hand, Match, MatchStatus
 from games.services import tournaments as tours
 from tests.factories import HTMX, client_for
@@ -187,6 +188,18 @@ def test_the_tournament_page_says_a_sealed_tables_result_to_nobody_else(phase, m
         page = client.get(url).content.decode()
         assert not shown_cards(page), (phase, who)
         assert (result in page) is not access.is_sealed(user, first), (phase, who)
+
+
+@pytest.mark.parametrize("phase", PHASES)
+def test_the_live_socket_follows_the_one_rule(phase, make_user, db):
+    """A sealed follow hears versions and status only, nobody to act (see the consumer)."""
+    _, first, second, viewers = set_up(phase, make_user)
+    for who, (user, _) in viewers.items():
+        if not user.is_authenticated:
+            continue  # the socket refuses a visitor at the handshake
+        for match in (first, second):
+            expected = (access.may_view(user, match), access.is_sealed(user, match))
+            assert _may_follow.func(user, match.pk) == expected, (phase, who, match.pk)
 
 
 def test_the_sibling_tables_hand_in_play_is_sealed_to_a_finished_tables_players(make_user, db):
