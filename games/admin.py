@@ -4,9 +4,10 @@ tournaments.
 Moves change a match only through the services, so the admin shows the engine's fields
 (snapshot, version, log) read-only; staff can inspect them and check a match's log. Until a
 match's deals are revealed (`games.access.deals_revealed`: it is over, and so is every table
-sharing its deals), nothing that holds or makes its cards is shown (the deals, the secret and
-the seeds they come from, the snapshot, the log of passes and cards): a staff member may also
-be a player, here or at a table dealt the same cards. The commitment is public from the start.
+sharing its deals, and their round is closed), nothing that holds or makes its cards is shown
+(the deals, the secret and the seeds they come from, the snapshot, the log of passes and
+cards): a staff member may also be a player, here or at a table dealt the same cards. The
+commitment is public from the start.
 """
 
 from collections.abc import Iterable
@@ -39,13 +40,12 @@ from games.services import log_matches_snapshot
 # secrets; a hand's `seed` gives its deal.)
 SECRET_FIELDS = ("snapshot", "seed", "deals", "deal", "secret")
 HIDDEN_NOTE = _("Hidden while the match is in play: shown once it is over.")
-HIDDEN_FOR_GROUP_NOTE = _(
-    "Hidden while a table dealt the same cards is in play: shown once every one is over."
-)
+HIDDEN_FOR_GROUP_NOTE = _("Hidden until the round of the tables dealt the same cards is closed.")
 
 
 def in_play(match: Match | None) -> bool:
-    """Say whether a match's deals are not revealed yet: it, or a table sharing them, plays on."""
+    """Say whether a match's deals are not revealed yet: it, or a table sharing them, plays
+    on, or their round is not closed yet (`games.access.deals_revealed`)."""
     return match is not None and not deals_revealed(match)
 
 

@@ -4,10 +4,10 @@ As `tests/test_no_leaks.py` does for the pages: whole matches are played through
 people and bots, and after every move each player, a spectator and staff download the match's
 record (JSON) and score sheet (CSV). In the record, the hand in play names no card hidden from
 that viewer at that moment (another seat's hand, another seat's pass before everyone has
-passed, the widow); a hand over is whole for its players and, until the deals are revealed,
-only its plays for anyone else. Neither download carries the secret or a hand's seed before
-the reveal; once the match is over, a spectator's record holds every hand and the secret, and
-replays.
+passed, the widow), nor how another seat's decision was made unless a bot made it; a hand
+over is whole for its players and, until the deals are revealed, only its plays for anyone
+else. Neither download carries the secret or a hand's seed before the reveal; once the match
+is over, a spectator's record holds every hand and the secret, and replays.
 """
 
 from __future__ import annotations
@@ -62,6 +62,9 @@ class ExportScan:
         hidden = {str(card) for card in hidden_from(state, viewer)}
         for entry in data["hands"]:
             number = entry["number"]
+            # Who made another seat's decision: only a bot's seat, as the table shows it.
+            theirs = {d.get("by") for d in entry["decisions"] if d["seat"] != viewer}
+            assert theirs <= {None, "bot"}, f"{where}: hand {number} says {theirs}"
             if not entry["complete"]:
                 assert "deal" not in entry, where
                 own = [d for d in entry["decisions"] if d["type"] == "pass"]

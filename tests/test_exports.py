@@ -201,6 +201,38 @@ def test_a_pass_stays_out_of_others_records_until_everyone_has_passed(alice, bob
     assert not cards_in(bob_hand) & set(passed)
 
 
+@pytest.mark.parametrize("actor", [Action.Actor.FORCED, Action.Actor.TIMEOUT])
+def test_a_record_tells_who_made_another_seats_decision_only_as_the_table_does(
+    alice, bob, carol, actor
+):
+    """A forced card says its seat held one legal card; a timeout, that its player was away.
+
+    The table shows neither to anyone but the seat's own player (a bot's seat is shown as a
+    bot's to all), so the record does not either: not in the hand in play, nor in a hand over
+    that its players see whole, nor to a spectator once the deals are revealed.
+    """
+    match = make_match(alice, people=[bob], secret=SECRET, hands=2)
+    for _ in range(12):
+        step(match, {0: alice, 1: bob})
+    bobs = Action.objects.filter(match=match, seat=1, kind="play")
+    assert bobs.exists()
+    bobs.update(actor=actor)
+
+    def bys(viewer, seat: int) -> set:
+        data = client_for(viewer).get(record_url(match)).json()
+        return {
+            d.get("by") for entry in data["hands"] for d in entry["decisions"] if d["seat"] == seat
+        }
+
+    assert actor in bys(bob, 1), "the seat's own player sees how its cards were played"
+    for viewer in (alice, carol):
+        assert bys(viewer, 1) <= {None, Action.Actor.BOT}, "another seat's decision, by whom"
+    assert bys(alice, 2) == {Action.Actor.BOT}, "a bot's seat is shown as a bot's to all"
+    finish(match, {0: alice, 1: bob})
+    for viewer in (alice, carol):
+        assert actor not in bys(viewer, 1)
+
+
 def test_a_spectator_gets_the_plays_only_and_no_secret(alice, bob, carol, make_user):
     match = in_hand_two(alice, bob)
     state = state_of(match)
@@ -256,15 +288,19 @@ def test_a_player_of_a_table_sharing_the_deals_sees_a_sealed_record(db, make_use
     match.refresh_from_db()
     assert match.status == "finished" and table2.match.status == "active"
     data = sealed_for(other)
-    state = state_of(match)
-    assert data["totals"] == list(state.totals)
+    assert data["totals"] is None  # a total after a hand tells who took the Q♠
     mine = own.get(record_url(match)).json()
     assert mine["hands"][0]["complete"] is True and "secret" not in mine  # table 2 plays on
-    rows = csv_of(other.get(csv_url(match)))
-    assert rows[1:] == [
-        ["totals so far", *[c for t in state.totals for c in ("", "", str(t))], "", ""]
-    ]
+    assert mine["totals"] == list(state_of(match).totals)
+    assert csv_of(other.get(csv_url(match)))[1:] == []  # the header only: no hand, no total
     assert len(csv_of(own.get(csv_url(match)))) == 3  # the header, hand 1 and the places
+    while move_once(table2.match):
+        pass
+    sealed_for(other)  # both over: sealed still, until the round is closed
+    tours.close_round(tournament.pk)
+    data = other.get(record_url(match)).json()
+    assert data["sealed"] is False and data["secret"] == match.secret
+    assert all(entry["complete"] for entry in data["hands"])
 
 
 def test_a_private_match_is_not_there_for_a_stranger(alice, carol):

@@ -15,6 +15,7 @@ from django.urls import reverse
 from games import engine
 from games.models import Action, Hand, Match
 from games.presenters.review import replay_steps
+from games.services import tournaments as tours
 from tests.factories import client_for, make_match
 from tests.records_helpers import finished_match
 from tests.service_helpers import act, state_of
@@ -203,10 +204,11 @@ def test_every_game_replays_to_its_score(alice, options):
     assert client.get(hand_url(match, 1)).status_code == 200
 
 
-def test_a_table_sharing_its_deals_keeps_its_hands_until_the_whole_group_is_over(make_user, db):
+def test_a_table_sharing_its_deals_keeps_its_hands_until_the_round_is_closed(make_user, db):
     """Duplicate deals: table 1's hands show table 2's cards, so its players' opponents at table
-    2, and every spectator, wait until both tables are over; table 1's own players do not."""
-    _, (table1, table2) = start_round_of_two_tables()
+    2, and every spectator, wait until both tables are over and the round is closed; table 1's
+    own players do not."""
+    tournament, (table1, table2) = start_round_of_two_tables()
     first, second = table1.match, table2.match
     own = client_for(first.seats.get(position=0).user)
     other_table = client_for(second.seats.get(position=0).user)
@@ -223,7 +225,12 @@ def test_a_table_sharing_its_deals_keeps_its_hands_until_the_whole_group_is_over
     assert watcher.get(url).status_code == 404
     assert other_table.get(reverse("tricks_so_far", args=[second.pk])).status_code == 200
     assert watcher.get(reverse("tricks_so_far", args=[second.pk])).status_code == 404
+    assert own.get(reverse("tricks_so_far", args=[second.pk])).status_code == 404
     while move_once(second):
         pass
+    for client in (other_table, watcher):  # both over, the round not closed: still sealed
+        assert client.get(url).status_code == 404
+        assert client.get(f"{url}?step=5").status_code == 404
+    tours.close_round(tournament.pk)
     assert other_table.get(url).status_code == 200
     assert watcher.get(url).status_code == 200

@@ -34,6 +34,7 @@ from games.engine.cards import cards_from_mask
 from games.models import Action, Hand, Match
 from games.notifications.tasks import ensure_digest_scheduled
 from games.services import nudges
+from games.services import tournaments as tours
 from tests.async_helpers import run_async
 from tests.factories import HTMX, client_for, make_match, next_move, seat_of, state_of
 from tests.live_helpers import connect, receive_until
@@ -391,7 +392,7 @@ def test_no_email_carries_the_secret_or_a_seed(
         assert_keeps_secrets(all_text(message), deal_secrets(match), message.subject)
 
 
-def test_a_deal_group_keeps_its_secret_until_every_table_is_over(make_user, db):
+def test_a_deal_group_keeps_its_secret_until_its_round_is_closed(make_user, db):
     tournament, (table1, table2) = start_round_of_two_tables()
     first, second = table1.match, table2.match
     assert first.secret == second.secret
@@ -448,8 +449,12 @@ def test_a_deal_group_keeps_its_secret_until_every_table_is_over(make_user, db):
     while move_once(second):
         steps += 1
         second.refresh_from_db()
-        if steps % 6 == 0 and second.status == "active":  # its last move reveals the secret
+        if steps % 6 == 0 and second.status == "active":
             scan_everything(f"table 2, step {steps}")
+    second.refresh_from_db()
+    assert second.status == "finished"
+    assert scan_everything("both over, the round not closed") > 30
+    tours.close_round(tournament.pk)  # the round's close reveals the secret
     for match in (first, second):
         page = viewers["an outsider"].get(reverse("verify_shuffle", args=[match.pk])).text
-        assert match.secret in leaked_secrets(page, secrets), "revealed once both are over"
+        assert match.secret in leaked_secrets(page, secrets), "revealed once the round closes"

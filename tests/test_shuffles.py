@@ -298,10 +298,10 @@ def test_a_match_dealt_before_secrets_replays_exactly(alice):
     assert services.log_matches_snapshot(match)
 
 
-# ----- duplicate deals: one secret per deal group, revealed at the group's end -----
+# ----- duplicate deals: one secret per deal group, revealed once its round is closed -----
 
 
-def test_a_deal_group_shares_one_secret_revealed_only_when_every_table_is_over(
+def test_a_deal_group_shares_one_secret_revealed_only_when_its_round_is_closed(
     db, make_user, tmp_path
 ):
     tournament, (table1, table2) = start_round_of_two_tables()
@@ -314,11 +314,17 @@ def test_a_deal_group_shares_one_secret_revealed_only_when_every_table_is_over(
     for client in (watcher, staff, client_for(first.seats.get(position=0).user)):
         page = client.get(first.get_absolute_url()).text
         assert commitment_on(page) == first.commitment and first.secret not in page
-        assert "once every table dealt the same cards is over" in page
+        assert "shown once the round is closed" in page
         verify = client.get(verify_url(first))
-        assert verify.status_code == 403 and "other tables are playing its deals" in verify.text
+        assert verify.status_code == 403 and "other tables of its round play" in verify.text
         assert first.secret not in verify.text
     second = play_person_seats(second)
+    for match in (first, second):  # both over, but the round is not closed yet
+        for client in (watcher, client_for(match.seats.get(position=0).user)):
+            verify = client.get(verify_url(match))
+            assert verify.status_code == 403 and match.secret not in verify.text
+            assert client.get(record_url(match)).status_code == 403
+    services.tournaments.close_round(tournament.pk)
     for match in (first, second):
         page = watcher.get(verify_url(match))
         assert page.status_code == 200 and match.secret in page.text
@@ -339,7 +345,7 @@ def test_tables_without_duplicate_deals_each_draw_their_own_secret(make_user):
 
 
 def test_the_admin_hides_the_secret_and_seeds_until_the_reveal(db, make_user):
-    _, (table1, table2) = start_round_of_two_tables()
+    tournament, (table1, table2) = start_round_of_two_tables()
     staff = client_for(make_user("boss", "Boss", is_staff=True, is_superuser=True))
     first = table1.match
     match_page = reverse("admin:games_match_change", args=[first.pk])
@@ -356,10 +362,13 @@ def test_the_admin_hides_the_secret_and_seeds_until_the_reveal(db, make_user):
     first = play_person_seats(first)
     # Over, but the other table plays the same deals: still hidden, and so is the log.
     assert shown(match_page, first) == [] and shown(hand_page, first) == []
-    assert "a table dealt the same cards is in play" in staff.get(match_page).text
+    assert "the tables dealt the same cards is closed" in staff.get(match_page).text
     log = staff.get(reverse("admin:games_action_changelist")).text
     assert "0 actions" in log or "0 Actions" in log
     play_person_seats(table2.match)
+    # Both over, but the round is not closed: as the site, the admin keeps them hidden.
+    assert shown(match_page, first) == [] and shown(hand_page, first) == []
+    services.tournaments.close_round(tournament.pk)
     assert first.secret in staff.get(match_page).text
     assert str(hand.seed) in staff.get(hand_page).text
 

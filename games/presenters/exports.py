@@ -8,8 +8,12 @@ Each holds what this viewer may see of the match on its pages, and nothing more:
 - of any other hand (the one in play, or one over that the viewer may not see yet) what the
   table showed: the cards played to tricks and the moon choice, and for a seated player their
   own dealt cards, their own pass and, once everyone has passed, the cards they received;
-- of a sealed table (`games.access.is_sealed`: duplicate deals still played at other tables)
-  its seats and totals only, as its pages show it;
+- of a sealed table (`games.access.is_sealed`: duplicate deals shared with other tables of a
+  round not closed yet) its seats only, as its pages show it: no hand, no total;
+- who made each decision (`by`) of the viewer's own seat, and of another seat only where the
+  table shows it: a bot's seat plays as a bot to everyone's eyes, but a forced card (it says
+  the seat held one legal card), a timeout (shown to the seat's own player only) and a card
+  played out automatically (told apart from a forced one only by the log) are the seat's;
 - the shuffle's secret only once the deals are revealed (`games.access.deals_revealed`), the
   commitment from the start; never a hand's seed.
 
@@ -31,12 +35,11 @@ from games.engine.match_record import FORMAT, Score
 from games.models import Action, Hand, Match, MatchStatus, ScoreLine, Seat, Tournament
 from games.services.tournaments import standings_of
 
-from .table import load_seats, sealed_view, viewer_seat
+from .table import load_seats, viewer_seat
 from .tournament import round_lines
 
 SHEET_MOON = ("moon shooter", "moon option")
 SHEET_BONUS = "bonus card taker"
-SEALED_ROW = "totals so far"
 SHEET_PLACE = "place"
 
 
@@ -69,8 +72,21 @@ def _score(lines: list[ScoreLine], bonus: int | None) -> dict[str, Any] | None:
     ).to_dict()
 
 
-def _decision(action: Action) -> dict[str, Any]:
-    return {**action.as_decision(), "by": action.actor}
+# Who made a decision, as the table shows it to everyone: a bot's seat is a bot's.
+PUBLIC_ACTORS = frozenset({Action.Actor.BOT})
+
+
+def _decision(action: Action, own: int | None) -> dict[str, Any]:
+    """The decision as the engine reads it, with who made it where the table shows that.
+
+    The table tells a seat's own player how each of its decisions was made (the timeouts
+    they ran into; a card played for them); of another seat it shows only whether a bot
+    holds it. So another seat's decision names a bot and nothing else: `by` is left out.
+    """
+    decision = action.as_decision()
+    if action.seat == own or action.actor in PUBLIC_ACTORS:
+        decision["by"] = action.actor
+    return decision
 
 
 def _dealt(hand: Hand) -> list[str]:
@@ -78,13 +94,13 @@ def _dealt(hand: Hand) -> list[str]:
     return [str(cards) for cards in hands] if isinstance(hands, list) else []
 
 
-def _whole(hand: Hand, actions: list[Action]) -> dict[str, Any]:
+def _whole(hand: Hand, actions: list[Action], own: int | None) -> dict[str, Any]:
     """The hand's deal (its cards only: no seed) and every decision, in order."""
     deal: dict[str, Any] = {"hands": _dealt(hand)}
     widow = hand.deal.get("widow") if isinstance(hand.deal, dict) else None
     if widow:
         deal["widow"] = widow  # R5.2: shown with the deal once the hand may be seen whole
-    return {"deal": deal, "decisions": [_decision(action) for action in actions]}
+    return {"deal": deal, "decisions": [_decision(action, own) for action in actions]}
 
 
 def _partial(
@@ -93,7 +109,7 @@ def _partial(
     """What the table showed of the hand to this viewer (R6.3), and nothing more."""
     own = mine.position if mine is not None else None
     shown = [
-        _decision(action)
+        _decision(action, own)
         for action in actions
         if action.kind != Action.Kind.PASS or action.seat == own
     ]
@@ -110,6 +126,10 @@ def _partial(
     return part
 
 
+def _totals(match: Match, state: engine.Match | None) -> list[int]:
+    return list(state.totals) if state is not None else [0] * match.players
+
+
 def match_record(match: Match, user) -> dict[str, Any]:
     """Return the match's record as this viewer may download it (see the module)."""
     seats = load_seats(match)
@@ -124,7 +144,8 @@ def match_record(match: Match, user) -> dict[str, Any]:
         "seats": [_seat_facts(seat) for seat in seats],
         "viewer_seat": mine.position if mine is not None else None,
         "sealed": sealed,
-        "totals": list(state.totals) if state is not None else [0] * match.players,
+        # A sealed table's totals come from deals others play: none (the engine reads null).
+        "totals": None if sealed else _totals(match, state),
     }
     if match.has_secret:
         record["commitment"] = match.commitment
@@ -156,6 +177,7 @@ def _hands(
     for line in ScoreLine.objects.filter(match=match):
         lines[line.hand_number].append(line)
     sheet = state.sheet if state is not None else []
+    own = mine.position if mine is not None else None
     hands = []
     for hand in Hand.objects.filter(match=match).order_by("number"):
         complete = may_see_hand_record(user, match, hand, seats)
@@ -168,7 +190,7 @@ def _hands(
         }
         hand_actions = actions[hand.pk]
         if complete:
-            entry.update(_whole(hand, hand_actions))
+            entry.update(_whole(hand, hand_actions, own))
         else:
             entry.update(_partial(hand, hand_actions, rules, mine))
         entry["score"] = _score(lines[hand.number], bonus)
@@ -202,7 +224,7 @@ def score_rows(match: Match, user) -> list[list[Any]]:
 
     A header, then per hand: for each seat the points taken, the hand's score and the running
     total; the moon's shooter and option; in Omnibus Hearts the bonus card's taker. A sealed
-    table gives its totals so far only, as its score sheet does.
+    table gives the header only, as its score sheet shows no hand and no total.
     """
     seats = load_seats(match)
     names = [seat.name for seat in seats]
@@ -217,12 +239,9 @@ def score_rows(match: Match, user) -> list[list[Any]]:
     state = _state(match)
     if state is None:
         return spreadsheet_safe(rows)
-    view = state.public_view()  # the score sheet is the same for every seat (R6.3)
-    extra = [""] * (len(SHEET_MOON) + omnibus)
     if viewer_seat(seats, user) is None and is_sealed(user, match, seats):
-        view = sealed_view(view)
-        rows.append([SEALED_ROW, *[cell for t in view.totals for cell in ("", "", t)], *extra])
-        return spreadsheet_safe(rows)
+        return spreadsheet_safe(rows)  # as its score sheet: no hand and no total
+    view = state.public_view()  # the score sheet is the same for every seat (R6.3)
     for number, row in enumerate(view.sheet, start=1):
         cells: list[Any] = [number]
         for seat in range(len(seats)):
@@ -233,7 +252,7 @@ def score_rows(match: Match, user) -> list[list[Any]]:
         rows.append(cells)
     if match.status == MatchStatus.FINISHED:  # the stored result: places, leavers after
         places = [cell for seat in seats for cell in ("", "", seat.rank)]
-        rows.append([SHEET_PLACE, *places, *extra])
+        rows.append([SHEET_PLACE, *places, *[""] * (len(SHEET_MOON) + omnibus)])
     return spreadsheet_safe(rows)
 
 

@@ -64,7 +64,8 @@ def match_context(
     me = by_pos[seat.position] if seat else None
     lines = sheet_lines(view)
     summary = last_hand(around, lines)
-    result = result_of(match, around)
+    # Who won tells which way a deal went: sealed too, until the round closes.
+    result = None if sealed else result_of(match, around)
     context: dict[str, object] = {
         "match": match,
         "version": match.version,

@@ -25,8 +25,8 @@ NOT_OVER = gettext_lazy(
     "The secret is shown once the match is over; until then, only its commitment."
 )
 GROUP_NOT_OVER = gettext_lazy(
-    "This match is over, but other tables are playing its deals: the secret is shown once "
-    "every one of them is over."
+    "This match is over, but other tables of its round play the same deals: the secret is "
+    "shown once the round is closed."
 )
 
 

@@ -132,16 +132,18 @@ SEALED = "sealed"
 
 
 def sealed_view(view: engine.PublicView) -> engine.PublicView:
-    """Return the spectator's view of a sealed table: seats, totals and status, no card.
+    """Return the spectator's view of a sealed table: seats and status, no card, no figure.
 
     Everything that comes from the cards goes: the tricks, who is to act (on the first trick
     it names the holder of the 2♣), how many cards each seat holds (it tells who led), the
-    points taken, the score sheet's hands and the hand's record, and the variants' takers of
+    points taken, the totals (a total after a hand tells who took the Q♠ in a deal other
+    tables play), the score sheet's hands and the hand's record, and the variants' takers of
     the bonus card and the widow and the cards waiting. See `games.access.is_sealed`.
     """
     n = view.players
     return dataclasses.replace(
         view,
+        totals=(0,) * n,  # kept off the page by its templates too: a sealed seat has no total
         phase=view.phase if view.is_finished else SEALED,
         to_act=(),
         has_passed=(False,) * n,

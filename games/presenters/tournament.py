@@ -47,10 +47,13 @@ def table_status(match: Match | None, seats: list[Seat], *, sealed: bool = False
     """Say where a table's match stands: not started, who is to act, or who won.
 
     A sealed table (see `games.access.is_sealed`) does not say who is to act: on a first trick
-    that names the holder of the 2♣ in deals other tables are playing.
+    that names the holder of the 2♣ in deals other tables are playing. Nor, once over, who won
+    with what total: both come from deals the round's other tables play, or have played.
     """
     if match is None:
         return gettext("Not started")
+    if sealed and match.is_over:
+        return match.get_status_display()
     if match.status == MatchStatus.FINISHED:
         winners = [s for s in seats if s.won]
         if not winners:

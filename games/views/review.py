@@ -1,8 +1,9 @@
 """Looking back at a match: this hand's tricks so far, and a finished hand's record and replay.
 
 Who may see what is `games.access`'s to say: the tricks of the hand in play are public to
-whoever may look at the match (R6.3), unless the table is sealed to them; a hand's whole record
-is for its players once it is over and for everyone once the match's deals are revealed
+whoever may look at the match (R6.3), unless the table is sealed to them (`is_sealed`); a
+hand's whole record, and every step of its replay, is for its players once it is over and for
+everyone once the match's deals are revealed, never for anyone the table is sealed to
 (`may_see_hand_record`). Anything else is a 404, as for a match that does not exist.
 """
 

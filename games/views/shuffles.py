@@ -1,8 +1,9 @@
 """A match's shuffle checked in the open: the verification page and the record to download.
 
-Both answer only once the match's deals are revealed (`games.access.deals_revealed`); before
-that, or for a match dealt before secrets, they refuse with the reason (403 while the secret
-is still kept, 404 when there never was one) and show at most the commitment.
+Both answer only once the match's deals are revealed (`games.access.deals_revealed`: for a
+table sharing its deals, once its round is closed, as the seal lifts); before that, or for a
+match dealt before secrets, they refuse with the reason (403 while the secret is still kept,
+404 when there never was one) and show at most the commitment.
 """
 
 import json

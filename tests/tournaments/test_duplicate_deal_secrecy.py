@@ -2,8 +2,10 @@
 
 Tables of one size in a round play the same deals seat for seat. A player at table 1 who could
 watch table 2 would learn what their own opponents hold; so, until the round is closed, a
-table of a shared deal group shows spectators (other entrants and outsiders alike) its seats,
-totals and status only, by every route. Its own players see it as R6.3 says, and staff see it.
+table of a shared deal group shows spectators (other entrants and outsiders alike) its seats
+and status only, by every route: no total either, since a total after a hand tells who took
+the Q♠. Its own players see it as R6.3 says, and staff see it. `test_sealed_everywhere.py`
+asks every route as every kind of viewer.
 """
 
 from __future__ import annotations
@@ -113,7 +115,7 @@ def test_spectators_of_a_shared_deal_see_no_card_at_any_step(round_of_two_tables
     assert shown_cards(page) == [] and "once the round is closed" in page
 
 
-def test_the_sealed_table_shows_seats_totals_and_status_only(round_of_two_tables, make_user):
+def test_the_sealed_table_shows_seats_and_status_only(round_of_two_tables, make_user):
     tournament, (table1, _) = round_of_two_tables
     match = table1.match
     for _ in range(8):
@@ -126,6 +128,7 @@ def test_the_sealed_table_shows_seats_totals_and_status_only(round_of_two_tables
     assert 'class="trick-card"' not in page and "last-trick" not in page
     assert "to play</strong>" not in page and "to lead" not in page  # who acts names the 2♣
     assert not re.search(r'class="seat-cards"', page)  # cards left tell who led
+    assert 'class="seat-total"' not in page  # a total after a hand tells who took the Q♠
 
 
 def test_the_tournament_page_does_not_say_who_is_to_act_at_a_sealed_table(
