@@ -1,30 +1,27 @@
 """Every page, scanned by axe-core at desktop and phone sizes: no serious or critical violation.
 
-axe-core comes from its npm package (`package.json`; `npm install` puts it in node_modules).
-Where it is missing the scan is skipped on a developer's machine and fails in CI, as a missing
-browser does. The scans run in a context that lets the page take axe's script in spite of the
-site's Content-Security-Policy, which allows no script but its own.
+axe-core comes from the Python package axe-playwright-python (the `dev` extra), which ships
+axe-core's `axe.min.js`: the README's test command installs it, so the scan runs wherever the
+browser tests do (without Chromium they are skipped, as every browser test is). The scans run
+in a context that lets the page take axe's script in spite of the site's
+Content-Security-Policy, which allows no script but its own.
 """
 
-import os
-from pathlib import Path
+from importlib.resources import files
 
+import axe_playwright_python
 import pytest
 from django.test import Client
 from playwright.sync_api import Page
 
 from games import engine
-from tests.browser.conftest import browser_required
 from tests.browser.helpers import off_the_loop
 from tests.conftest import PASSWORD
 from tests.factories import make_match, next_move, play_to_the_end, state_of
 from tests.tournament_helpers import one_closed_round
 
-AXE = Path(
-    os.environ.get(
-        "AXE_PATH", Path(__file__).resolve().parents[2] / "node_modules/axe-core/axe.min.js"
-    )
-)
+# axe-core's script as the package ships it (axe-core 4.12.1 in axe-playwright-python 0.1.8).
+AXE = files(axe_playwright_python).joinpath("axe.min.js").read_text(encoding="utf-8")
 SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 SERIOUS = {"serious", "critical"}
 
@@ -86,11 +83,6 @@ SIGNED_OUT = {
 
 @pytest.fixture
 def axe_page(browser, live_server):
-    if not AXE.exists():
-        message = f"axe-core is not installed at {AXE} (npm install)"
-        if browser_required():
-            pytest.fail(message)
-        pytest.skip(message)
     context = browser.new_context(base_url=live_server.url, bypass_csp=True)
     context.set_default_timeout(15_000)
     page = context.new_page()
@@ -98,11 +90,16 @@ def axe_page(browser, live_server):
     context.close()
 
 
+def test_axe_core_comes_with_the_dev_extra():
+    """The scan never lacks axe-core: the package installed with the tests carries it."""
+    assert AXE.startswith("/*! axe v4."), AXE[:40]
+
+
 def violations(page: Page, path: str, size: dict) -> list[dict]:
     page.set_viewport_size(size)
     response = page.goto(path)
     assert response is not None and response.status in (200, 404), (path, response)
-    page.add_script_tag(path=str(AXE))
+    page.add_script_tag(content=AXE)
     return [v for v in page.evaluate(RUN_AXE) if v["impact"] in SERIOUS]
 
 
