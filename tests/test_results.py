@@ -124,6 +124,8 @@ def check_the_table(match: Match, seats: list[Seat]) -> None:
     text = html_text(client_for(viewer).get(match.get_absolute_url()))
     if not any(s.won for s in seats):
         assert "nobody wins" in text
+    someone_left = any(s.has_left for s in seats)
+    assert ("placed after everyone who stayed" in text) == someone_left
     for seat in seats:
         if seat.has_left and seat.user_id:
             assert f"{display_name_of(seat.user)} wins" not in text

@@ -24,6 +24,7 @@ def seat(position: int) -> SimpleNamespace:
         is_empty=False,
         rank=None,
         won=False,
+        has_left=False,
         pk=None,
         deadline=None,
         timeouts_in_a_row=0,

@@ -58,6 +58,7 @@ class Place:
     # Where the seat's name leads: its player's page, or its bot level's ("" for an empty seat).
     url: str = ""
     won: bool = False
+    left: bool = False  # its person left the match for good (`Seat.has_left`)
     # Until when the seat's player is on vacation, their clock stopped (None: not away here);
     # and, for the viewer's own seat, whether their deadline is near (a warning in the hand).
     away_until: datetime | None = None
@@ -202,6 +203,7 @@ def places(seats: Sequence[Seat], me: Seat | None, view: engine.PublicView | Non
                 played=played.get(seat.position),
                 rank=seat.rank,
                 won=seat.won,
+                left=seat.has_left,
                 # Only beside a turn the viewer may know of (a sealed view names none).
                 deadline=seat.deadline if to_act else None,
                 timeouts_in_a_row=seat.timeouts_in_a_row,
@@ -258,7 +260,12 @@ def result_of(match: Match, places: Sequence[Place]) -> dict | None:
             "names": ", ".join(names[:-1]),
             "last": names[-1],
         }
-    return {"headline": headline, "standings": standings, "winners": winners}
+    return {
+        "headline": headline,
+        "standings": standings,
+        "winners": winners,
+        "someone_left": any(p.left for p in standings),
+    }
 
 
 def announcement(
