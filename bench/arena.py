@@ -37,11 +37,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.oracle import OracleSearchBot  # noqa: E402
 from games.engine import VARIANTS, BadRules, Deal, Match, RandomBot, RuleSet  # noqa: E402
 from games.engine.bots import Bot  # noqa: E402
+from games.engine.bots.search import SearchBot, bot_for_level  # noqa: E402
 from games.engine.cancellation import CancellationMatch, points_of  # noqa: E402
 from games.engine.cards import ALL_CARDS, indices_of  # noqa: E402
+from games.engine.phases import MOON, PASSING, PLAYING  # noqa: E402
 from games.engine.rules import STANDARD, check_players  # noqa: E402
-from games.engine.search import SearchBot, bot_for_level  # noqa: E402
-from games.engine.state import MOON, PASSING, PLAYING  # noqa: E402
 from games.engine.views import SeatView  # noqa: E402
 
 NAMES = ("random", "baseline", "normal", "strong", "ismcts")

@@ -20,8 +20,8 @@ import pytest
 from django.urls import reverse
 
 from games import services
-from games.engine.replay_check import main as replay_main
-from games.engine.verify import BAD_INPUT, MISMATCH, OK
+from games.engine.records.replay_check import main as replay_main
+from games.engine.records.verify import BAD_INPUT, MISMATCH, OK
 from games.models import (
     Action,
     Competitor,

@@ -82,7 +82,8 @@ def places(n: int) -> dict[int, Place]:
     seats = [
         SimpleNamespace(
             position=p, name=f"Seat {p}", is_bot=True, bot_level="easy",
-            get_bot_level_display=lambda: "easy", resigned=False, is_empty=False, rank=None, won=False,
+            get_bot_level_display=lambda: "easy", resigned=False, is_empty=False, rank=None,
+            won=False,
             pk=None, deadline=None, timeouts_in_a_row=0,
         )
         for p in range(n)

@@ -1,6 +1,19 @@
 """Hearts rules engine: pure Python, standard library only (see README.md beside this file)."""
 
-from .bots import BaselineBot, RandomBot, moon_choice, play_hand, random_playout
+# Importing the package imports every module that registers itself with state.py (the variant,
+# the views, the record), so that Match works fully whichever engine module a caller names.
+from . import cancellation_views as cancellation_views
+from . import viewing as viewing
+from .bots import (
+    LEVELS,
+    BaselineBot,
+    RandomBot,
+    SearchBot,
+    bot_for_level,
+    moon_choice,
+    play_hand,
+    random_playout,
+)
 from .cancellation import CancellationMatch, winner_of_trick
 from .cards import ALL_CARDS, CARDS, SECOND_COPIES, Card, cards_from_mask, mask_of, parse_cards
 from .deal import Deal
@@ -30,7 +43,6 @@ from .rules import (
     check_players,
     players_allowed,
 )
-from .search import LEVELS, SearchBot, bot_for_level
 from .state import FINISHED, HAND_OVER, MOON, PASSING, PHASES, PLAYING, Match, ScoreRow
 from .views import CardOption, HandRecord, PlayedCard, PublicView, SeatView, TrickView
 

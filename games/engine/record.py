@@ -8,8 +8,10 @@ from typing import Any
 from .cards import ALL_TEXTS, Card, text_of_mask
 from .deal import Deal
 from .errors import BadDecision, BadSnapshot, EngineError
+from .phases import HAND_OVER, MOON, PASSING, PHASES
 from .rules import RuleSet
-from .state import HAND_OVER, MOON, PASSING, PHASES, Match, ScoreRow
+from .scoring import ScoreRow
+from .state import Match, lend_record
 
 SNAPSHOT_VERSION = 1
 
@@ -161,3 +163,6 @@ def _restore_row(match: Match, row: dict[str, Any]) -> None:
     match.sheet.append(
         ScoreRow(points, scores, tuple(match.totals), row["moon"], row["option"], bonus)
     )
+
+
+lend_record(apply_decision, snapshot, from_snapshot)

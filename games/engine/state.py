@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from .cards import (
     ALL_CARDS,
@@ -30,43 +29,21 @@ from .errors import (
     NotYourTurn,
     WrongPhase,
 )
+from .phases import FINISHED as FINISHED
+from .phases import HAND_OVER as HAND_OVER
+from .phases import MOON as MOON
+from .phases import PASSING as PASSING
+from .phases import PHASES as PHASES
+from .phases import PLAYING as PLAYING
 from .rules import RuleSet
+from .scoring import ScoreRow as ScoreRow
 from .scoring import hand_scores
+from .views import PublicView, SeatView
 
-if TYPE_CHECKING:
-    from .views import PublicView, SeatView
-
-PASSING, PLAYING, MOON, HAND_OVER, FINISHED = "passing", "playing", "moon", "hand_over", "finished"
-PHASES = (PASSING, PLAYING, MOON, HAND_OVER, FINISHED)
 MOON_CHOICES = ("subtract", "add")
 PASS_SIZE = 3
 NO_POINTS = ~POINTS_MASK
 NO_HEARTS = ~HEARTS_MASK
-
-
-@dataclass(frozen=True)
-class ScoreRow:
-    """One hand on the score sheet (R4.1): points taken, scores after the moon rule, totals."""
-
-    points: tuple[int, ...]
-    scores: tuple[int, ...]
-    totals: tuple[int, ...]
-    moon: int | None = None
-    moon_option: str | None = None
-    # R5.1: the seat that took the Omnibus bonus card (None in the other games).
-    bonus: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the JSON form (totals are derived, so left out; "bonus" only in Omnibus)."""
-        data: dict[str, Any] = {
-            "points": list(self.points),
-            "scores": list(self.scores),
-            "moon": self.moon,
-            "option": self.moon_option,
-        }
-        if self.bonus is not None:
-            data["bonus"] = self.bonus
-        return data
 
 
 def _card_index(card: Card | str) -> int:
@@ -121,10 +98,8 @@ class Match:
     @classmethod
     def new(cls, rules: RuleSet | None = None) -> Match:
         """Return a match waiting for the deal of hand 1 (a CancellationMatch for R5.2)."""
-        if rules is not None and isinstance(rules, RuleSet) and rules.two_decks:
-            from .cancellation import CancellationMatch
-
-            return CancellationMatch(rules)
+        if rules is not None and isinstance(rules, RuleSet) and rules.variant in _VARIANTS:
+            return _VARIANTS[rules.variant](rules)
         return cls(rules)
 
     def copy(self) -> Match:
@@ -480,40 +455,28 @@ class Match:
 
     def apply(self, decision: dict[str, Any]) -> None:
         """Apply a decision value through the checked door."""
-        from .record import apply_decision
-
-        apply_decision(self, decision, checked=True)
+        LENT.apply(self, decision, True)
 
     def apply_unchecked(self, decision: dict[str, Any]) -> None:
         """Apply a decision value through the trusting door."""
-        from .record import apply_decision
-
-        apply_decision(self, decision, checked=False)
+        LENT.apply(self, decision, False)
 
     def snapshot(self) -> dict[str, Any]:
         """Return the compact JSON-serialisable state."""
-        from .record import snapshot
-
-        return snapshot(self)
+        return LENT.snapshot(self)
 
     @classmethod
     def from_snapshot(cls, data: dict[str, Any]) -> Match:
         """Return the match a snapshot describes (checked: a bad one raises BadSnapshot)."""
-        from .record import from_snapshot
-
-        return from_snapshot(data)
+        return LENT.from_snapshot(data)
 
     def view(self, seat: int) -> SeatView:
         """Return what one seat may know (R6.3)."""
-        from .views import seat_view
-
-        return seat_view(self, self._seat(seat))
+        return _viewers(type(self))[0](self, self._seat(seat))
 
     def public_view(self) -> PublicView:
         """Return what a spectator may know (R6.3)."""
-        from .views import public_view
-
-        return public_view(self)
+        return _viewers(type(self))[1](self)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Match) and self.snapshot() == other.snapshot()
@@ -525,3 +488,65 @@ class Match:
             f"<Match {self.n}p hand {self.hand_no} {self.phase} totals {self.totals}"
             f" to act {list(self.to_act())}>"
         )
+
+
+# ----- what the other modules lend to Match -----
+# The variants, the views and the snapshots all need Match, and Match hands work to them. So that
+# state.py imports none of them (no import circle), each registers itself here when it is
+# imported, and `games/engine/__init__.py` imports every one: any use of the engine has them.
+
+M = TypeVar("M", bound=Match)
+SeatViewer = Callable[[Any, int], SeatView]
+PublicViewer = Callable[[Any], PublicView]
+
+_VARIANTS: dict[str, type[Match]] = {}
+_VIEWERS: dict[type[Match], tuple[SeatViewer, PublicViewer]] = {}
+
+
+def register_variant(variant: str, cls: type[Match]) -> None:
+    """Make `Match.new` (and so snapshots and replay) build `cls` for rule sets of `variant`."""
+    _VARIANTS[variant] = cls
+
+
+def register_views(
+    cls: type[M], seat_view: Callable[[M, int], SeatView], public_view: Callable[[M], PublicView]
+) -> None:
+    """Make `view` and `public_view` of `cls` (and of its subclasses) call these builders."""
+    _VIEWERS[cls] = (seat_view, public_view)
+
+
+def _viewers(cls: type[Match]) -> tuple[SeatViewer, PublicViewer]:
+    try:
+        return _VIEWERS[cls]
+    except KeyError:
+        # A subclass no builder registered for is viewed as its nearest registered base.
+        for base in cls.__mro__:
+            if base in _VIEWERS:
+                _VIEWERS[cls] = _VIEWERS[base]
+                return _VIEWERS[cls]
+        raise
+
+
+def _not_lent(*args: object) -> Any:
+    raise RuntimeError("games.engine.record is not imported: import games.engine")
+
+
+class _Lent:
+    """The decision and snapshot functions record.py lends to Match (see `lend_record`)."""
+
+    def __init__(self) -> None:
+        self.apply: Callable[[Match, dict[str, Any], bool], None] = _not_lent
+        self.snapshot: Callable[[Match], dict[str, Any]] = _not_lent
+        self.from_snapshot: Callable[[dict[str, Any]], Match] = _not_lent
+
+
+LENT = _Lent()
+
+
+def lend_record(
+    apply: Callable[[Match, dict[str, Any], bool], None],
+    snapshot: Callable[[Match], dict[str, Any]],
+    from_snapshot: Callable[[dict[str, Any]], Match],
+) -> None:
+    """Make `Match.apply`, `snapshot` and `from_snapshot` call record.py's functions."""
+    LENT.apply, LENT.snapshot, LENT.from_snapshot = apply, snapshot, from_snapshot

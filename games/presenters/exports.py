@@ -27,7 +27,7 @@ from typing import Any
 
 from games import engine
 from games.access import deals_revealed, is_sealed, may_see_hand_record
-from games.engine.match_record import FORMAT, Score
+from games.engine.records.match_record import FORMAT, Score
 from games.models import Action, Hand, Match, MatchStatus, ScoreLine, Seat, Tournament
 from games.services.tournaments import standings_of
 

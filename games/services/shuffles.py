@@ -17,7 +17,7 @@ import secrets
 from dataclasses import dataclass
 
 from games import engine
-from games.engine import shuffle
+from games.engine.records import shuffle
 from games.models import Match
 
 

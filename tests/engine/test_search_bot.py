@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from games.engine import BaselineBot, Deal, Match, RandomBot, RuleSet, SearchBot, bot_for_level
 from games.engine.bots import play_hand, random_playout
 from games.engine.cards import CARDS, SUIT_MASKS, indices_of, mask_of
-from games.engine.state import MOON, PASSING, PLAYING
+from games.engine.phases import MOON, PASSING, PLAYING
 
 from .helpers import each_table, moon_deal
 

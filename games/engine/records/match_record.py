@@ -38,11 +38,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .deal import Deal
-from .errors import EngineError
-from .rules import RuleSet
+from ..deal import Deal
+from ..errors import EngineError
+from ..rules import RuleSet
+from ..state import FINISHED, HAND_OVER, Match, ScoreRow
 from .shuffle import BadRecord, Record, verify
-from .state import FINISHED, HAND_OVER, Match, ScoreRow
 
 FORMAT = "hearts-match-record/1"
 

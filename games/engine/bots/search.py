@@ -14,19 +14,19 @@ import random
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from ..cancellation import NOT_WON, POINTS2, SUITS2, CancellationMatch
+from ..cards import ALL_CARDS, CARDS, DECK_SIZE, POINTS_MASK, QS_INDEX, indices_of, mask_of
+from ..errors import WrongPhase
+from ..record import moon_decision, pass_decision, play_decision
+from ..rules import RuleSet
+from ..state import MOON, PASSING, PLAYING, Match
+from ..views import SeatView
 from .bots import BaselineBot, Bot, moon_choice
-from .cancellation import NOT_WON, POINTS2, SUITS2, CancellationMatch
 from .cancellation_playout import copy_held, faces, play_out_two_decks, two_deck_scores
 from .cancellation_sampling import sample_two_deck_deal, two_deck_knowledge
-from .cards import ALL_CARDS, CARDS, DECK_SIZE, POINTS_MASK, QS_INDEX, indices_of, mask_of
-from .errors import WrongPhase
 from .passing import choose_pass
 from .playout import NOISE, hand_scores, play_out
-from .record import moon_decision, pass_decision, play_decision
-from .rules import RuleSet
 from .sampling import Knowledge, knowledge, sample_hands
-from .state import MOON, PASSING, PLAYING, Match
-from .views import SeatView
 
 # How many points a better match placement is worth against points in this hand, when the
 # hand can end the match: finishing first rather than last outweighs nearly any hand.

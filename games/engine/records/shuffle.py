@@ -27,9 +27,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .deal import Deal
-from .errors import EngineError
-from .rules import RuleSet
+from ..deal import Deal
+from ..errors import EngineError
+from ..rules import RuleSet
 
 SECRET_BYTES = 32
 COMMITMENT_PREFIX = "hearts-commitment:"

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from .cards import (
+from ..cards import (
     ALL_CARDS,
     CARDS,
     HEARTS_MASK,
@@ -16,11 +16,11 @@ from .cards import (
     SUIT_MASKS,
     indices_of,
 )
-from .errors import WrongPhase
-from .record import moon_decision, pass_decision, play_decision
-from .scoring import hand_scores
-from .state import MOON, PASSING, PLAYING, Match
-from .views import SeatView
+from ..errors import WrongPhase
+from ..record import moon_decision, pass_decision, play_decision
+from ..scoring import hand_scores
+from ..state import MOON, PASSING, PLAYING, Match
+from ..views import SeatView
 
 HIGH_SPADES = QS_MASK | QS_MASK << 1 | QS_MASK << 2  # Q♠ K♠ A♠
 
