@@ -31,6 +31,7 @@ from .errors import (
     NotYourTurn,
     WrongPhase,
 )
+from .phases import Phase
 from .record import moon_decision, pass_decision, play_decision, replay
 from .rules import (
     BONUS_CARDS,
@@ -81,6 +82,7 @@ __all__ = [
     "IllegalMove",
     "Match",
     "NotYourTurn",
+    "Phase",
     "PlayedCard",
     "PublicView",
     "RandomBot",

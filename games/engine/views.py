@@ -68,6 +68,7 @@ class PublicView:
     rules: RuleSet
     players: int
     hand_no: int
+    # A Phase (a str) from the engine; typed str because the site may seal a view with its own.
     phase: str
     pass_direction: str
     to_act: tuple[int, ...]
