@@ -72,7 +72,20 @@ def replay(
     decisions: Iterable[dict[str, Any]],
     checked: bool = True,
 ) -> Match:
-    """Rebuild a match: each deal starts the next hand as soon as the one before is over (R6.2)."""
+    """Rebuild a match: each deal starts the next hand as soon as the one before is over (R6.2).
+
+    >>> from games.engine import Deal, RuleSet, pass_decision, play_decision
+    >>> rules = RuleSet(players=4)
+    >>> deal = Deal.from_seed(rules, 7)
+    >>> passes = [pass_decision(seat, deal.hands[seat][-3:]) for seat in range(4)]
+    >>> match = replay(rules, [deal], passes + [play_decision(0, "2C")])
+    >>> match.phase, match.turn, match.legal_plays(1)
+    (<Phase.PLAYING: 'playing'>, 1, (Card.parse('AC'),))
+    >>> replay(rules, [deal], [play_decision(0, "2C")])  # a play while the seats pass
+    Traceback (most recent call last):
+    ...
+    games.engine.errors.WrongPhase: You cannot play a card now: cards are being passed
+    """
     match = Match.new(rules)
     pending = [d if isinstance(d, Deal) else Deal.from_dict(rules, d) for d in deals]
     pending.reverse()

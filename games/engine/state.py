@@ -51,7 +51,25 @@ def _card_index(card: Card | str) -> int:
 
 
 class Match:
-    """The whole state of a match; every change goes through pass/play/moon or their fast twins."""
+    """The whole state of a match; every change goes through pass/play/moon or their fast twins.
+
+    A hand from the deal to the first card (the same deal always comes from the same seed):
+
+    >>> from games.engine import Deal, RuleSet
+    >>> match = Match.new(RuleSet(players=4))
+    >>> match.phase, match.to_act()
+    (<Phase.HAND_OVER: 'hand_over'>, ())
+    >>> match.start_hand(Deal.from_seed(match.rules, 7))
+    >>> match.phase, match.pass_direction, match.to_act()
+    (<Phase.PASSING: 'passing'>, 'left', (0, 1, 2, 3))
+    >>> for seat in range(4):
+    ...     match.pass_cards(seat, match.hand(seat)[-3:])
+    >>> match.phase, match.turn
+    (<Phase.PLAYING: 'playing'>, 0)
+    >>> match.play(0, "2C")
+    >>> match.turn, match.legal_plays(1)
+    (1, (Card.parse('AC'),))
+    """
 
     __slots__ = (
         "rules", "n", "hand_size", "opening", "deck", "hand_no", "phase", "deal", "pass_offset",
@@ -190,13 +208,36 @@ class Match:
         return hand & NO_HEARTS or hand  # R3.5, R3.6 (Q♠ is not a heart), R3.7
 
     def legal_plays(self, seat: int) -> tuple[Card, ...]:
-        """Return the cards the seat may play now; () when it is not the seat's turn to play."""
+        """Return the cards the seat may play now; () when it is not the seat's turn to play.
+
+        >>> from games.engine import Deal, Match, RuleSet
+        >>> match = Match.new(RuleSet(players=4))
+        >>> match.start_hand(Deal.from_seed(match.rules, 7))
+        >>> for seat in range(4):
+        ...     match.pass_cards(seat, match.hand(seat)[-3:])
+        >>> match.legal_plays(0)  # R3.1: the 2♣ leads the first trick
+        (Card.parse('2C'),)
+        >>> match.legal_plays(1)  # not its turn
+        ()
+        """
         if self.phase != PLAYING or self._seat(seat) != self.turn:
             return ()
         return cards_from_mask(self.legal_mask())
 
     def why_illegal(self, seat: int, card: Card | str) -> str | None:
-        """Return why the seat may not play the card now, in plain words, or None if it may."""
+        """Return why the seat may not play the card now, in plain words, or None if it may.
+
+        >>> from games.engine import Deal, Match, RuleSet
+        >>> match = Match.new(RuleSet(players=4))
+        >>> match.start_hand(Deal.from_seed(match.rules, 7))
+        >>> for seat in range(4):
+        ...     match.pass_cards(seat, match.hand(seat)[-3:])
+        >>> match.why_illegal(0, "AS")
+        'You do not hold the A♠'
+        >>> match.play(0, "2C")
+        >>> match.why_illegal(1, "KS"), match.why_illegal(1, "AC")
+        ('You must follow clubs', None)
+        """
         try:
             error = self._play_error(seat, _card_index(card))
         except EngineError as exc:
@@ -301,7 +342,24 @@ class Match:
         self.pass_fast(seat, mask)
 
     def play(self, seat: int, card: Card | str) -> None:
-        """Play a card for a seat, or raise the error naming the rule that forbids it (R3.8)."""
+        """Play a card for a seat, or raise the error naming the rule that forbids it (R3.8).
+
+        >>> from games.engine import Deal, Match, RuleSet
+        >>> match = Match.new(RuleSet(players=4))
+        >>> match.start_hand(Deal.from_seed(match.rules, 7))
+        >>> for seat in range(4):
+        ...     match.pass_cards(seat, match.hand(seat)[-3:])
+        >>> match.play(0, "2C")
+        >>> match.play(1, "KS")
+        Traceback (most recent call last):
+        ...
+        games.engine.errors.IllegalMove: You must follow clubs
+        >>> match.illegal_reason(1, "KS").rule  # the error names its rule; the state is unchanged
+        'R3.2'
+        >>> match.play(1, "AC")
+        >>> [(played.seat, str(played.card)) for played in match.public_view().trick]
+        [(0, '2C'), (1, 'AC')]
+        """
         index = _card_index(card)
         error = self._play_error(seat, index)
         if error is not None:
