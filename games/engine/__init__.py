@@ -17,6 +17,7 @@ from .bots import (
 from .cancellation import CancellationMatch, winner_of_trick
 from .cards import ALL_CARDS, CARDS, SECOND_COPIES, Card, cards_from_mask, mask_of, parse_cards
 from .deal import Deal
+from .decisions import Decision, MoonChoice, Pass, Play
 from .errors import (
     BadCard,
     BadDeal,
@@ -48,6 +49,10 @@ from .state import FINISHED, HAND_OVER, MOON, PASSING, PHASES, PLAYING, Match, S
 from .views import CardOption, HandRecord, PlayedCard, PublicView, SeatView, TrickView
 
 __all__ = [
+    "Play",
+    "Pass",
+    "MoonChoice",
+    "Decision",
     "ALL_CARDS",
     "BONUS_CARDS",
     "CANCELLATION",

@@ -19,8 +19,10 @@ from .cards import (
     index_of,
 )
 from .deal import Deal
+from .decisions import Decision, MoonChoice, Pass, Play
 from .errors import (
     BadDeal,
+    BadDecision,
     BadMoonChoice,
     BadPass,
     CardNotHeld,
@@ -511,13 +513,40 @@ class Match:
 
     # ----- decisions, views, snapshots (see record.py and views.py) -----
 
-    def apply(self, decision: dict[str, Any]) -> None:
-        """Apply a decision value through the checked door."""
-        LENT.apply(self, decision, True)
+    def apply(self, decision: Decision) -> None:
+        """Apply a seat's decision through the checked door.
 
-    def apply_unchecked(self, decision: dict[str, Any]) -> None:
-        """Apply a decision value through the trusting door."""
-        LENT.apply(self, decision, False)
+        >>> from games.engine import Deal, Pass, Play, RuleSet
+        >>> match = Match.new(RuleSet(players=4))
+        >>> match.start_hand(Deal.from_seed(match.rules, 7))
+        >>> match.apply(Pass(0, match.hand(0)[-3:]))
+        >>> match.apply(Play(1, Card.parse("2C")))
+        Traceback (most recent call last):
+        ...
+        games.engine.errors.WrongPhase: You cannot play a card now: cards are being passed
+        """
+        if isinstance(decision, Play):
+            self.play(decision.seat, decision.card)
+        elif isinstance(decision, Pass):
+            self.pass_cards(decision.seat, decision.cards)
+        elif isinstance(decision, MoonChoice):
+            self.choose_moon(decision.seat, decision.option)
+        else:
+            raise BadDecision(f"Not a decision: {decision!r:.40}")
+
+    def apply_unchecked(self, decision: Decision) -> None:
+        """Apply a seat's decision through the trusting door."""
+        if isinstance(decision, Play):
+            self.play_fast(self.card_index(decision.seat, decision.card))
+        elif isinstance(decision, Pass):
+            mask = 0
+            for card in decision.cards:
+                mask |= 1 << self.card_index(decision.seat, card)
+            self.pass_fast(decision.seat, mask)
+        elif isinstance(decision, MoonChoice):
+            self.moon_fast(decision.option)
+        else:
+            raise BadDecision(f"Not a decision: {decision!r:.40}")
 
     def snapshot(self) -> dict[str, Any]:
         """Return the compact JSON-serialisable state."""
@@ -590,10 +619,9 @@ def _not_lent(*args: object) -> Any:
 
 
 class _Lent:
-    """The decision and snapshot functions record.py lends to Match (see `lend_record`)."""
+    """The snapshot functions record.py lends to Match (see `lend_record`)."""
 
     def __init__(self) -> None:
-        self.apply: Callable[[Match, dict[str, Any], bool], None] = _not_lent
         self.snapshot: Callable[[Match], dict[str, Any]] = _not_lent
         self.from_snapshot: Callable[[dict[str, Any]], Match] = _not_lent
 
@@ -602,9 +630,8 @@ LENT = _Lent()
 
 
 def lend_record(
-    apply: Callable[[Match, dict[str, Any], bool], None],
     snapshot: Callable[[Match], dict[str, Any]],
     from_snapshot: Callable[[dict[str, Any]], Match],
 ) -> None:
-    """Make `Match.apply`, `snapshot` and `from_snapshot` call record.py's functions."""
-    LENT.apply, LENT.snapshot, LENT.from_snapshot = apply, snapshot, from_snapshot
+    """Make `Match.snapshot` and `from_snapshot` call record.py's functions."""
+    LENT.snapshot, LENT.from_snapshot = snapshot, from_snapshot

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import RuleSet
+from games.engine import Decision, RuleSet
 from games.models.profiles import display_name_of
 
 MIN_DECISION_SECONDS = 60
@@ -432,13 +432,9 @@ class Action(models.Model):
     def __str__(self) -> str:
         return f"{self.kind} {self.value} by seat {self.seat} (hand {self.hand_id}, #{self.seq})"
 
-    def as_decision(self) -> dict:
-        """Return this action as the engine's decision value."""
-        if self.kind == self.Kind.PASS:
-            return {"type": "pass", "seat": self.seat, "cards": self.value.split()}
-        if self.kind == self.Kind.PLAY:
-            return {"type": "play", "seat": self.seat, "card": self.value}
-        return {"type": "moon", "seat": self.seat, "option": self.value}
+    def as_decision(self) -> Decision:
+        """Return this action as the engine's decision (`str(decision)` is `value`)."""
+        return Decision.from_log(self.kind, self.seat, self.value)
 
 
 class ScoreLine(models.Model):

@@ -70,7 +70,7 @@ def _score(lines: list[ScoreLine], bonus: int | None) -> dict[str, Any] | None:
 
 
 def _decision(action: Action) -> dict[str, Any]:
-    return {**action.as_decision(), "by": action.actor}
+    return {**action.as_decision().to_dict(), "by": action.actor}
 
 
 def _dealt(hand: Hand) -> list[str]:

@@ -29,7 +29,7 @@ from games.services.writes import write_transaction
 MOST_CARDS = 1000
 
 
-def _searched_card(match: Match, table_seats: list[Seat]) -> tuple[int, dict] | None:
+def _searched_card(match: Match, table_seats: list[Seat]) -> tuple[int, engine.Decision] | None:
     """Search, outside any transaction, for the card a bot owes on this committed table."""
     if match.status != MatchStatus.ACTIVE or match.bots_due_since is None or not match.snapshot:
         return None

@@ -34,15 +34,6 @@ SECRET = "0123456789abcdef" * 4
 BOT = engine.BaselineBot()
 
 
-def _text(decision: dict[str, Any]) -> dict[str, Any]:
-    out = dict(decision)
-    if "cards" in out:
-        out["cards"] = [str(card) for card in out["cards"]]
-    if "card" in out:
-        out["card"] = str(out["card"])
-    return out
-
-
 def played_record(rules: engine.RuleSet, secret: str = SECRET) -> dict[str, Any]:
     """Play a whole match with baseline bots on the secret's deals; return its record."""
     game = engine.Match.new(rules)
@@ -56,9 +47,9 @@ def played_record(rules: engine.RuleSet, secret: str = SECRET) -> dict[str, Any]
             if game.phase == engine.MOON:
                 decision = engine.moon_decision(game.to_act()[0], "add")
             else:
-                decision = _text(BOT.choose(game.view(game.to_act()[0])))
+                decision = BOT.choose(game.view(game.to_act()[0]))
             game.apply(decision)
-            decisions.append({**decision, "by": "bot"})
+            decisions.append({**decision.to_dict(), "by": "bot"})
         hands.append(
             {
                 "number": number,
