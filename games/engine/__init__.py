@@ -32,6 +32,7 @@ from .errors import (
     NotYourTurn,
     WrongPhase,
 )
+from .outcome import Outcome
 from .phases import Phase
 from .record import moon_decision, pass_decision, play_decision, replay
 from .rules import (
@@ -87,6 +88,7 @@ __all__ = [
     "IllegalMove",
     "Match",
     "NotYourTurn",
+    "Outcome",
     "Phase",
     "PlayedCard",
     "PublicView",

@@ -31,6 +31,7 @@ from .errors import (
     NotYourTurn,
     WrongPhase,
 )
+from .outcome import Outcome
 from .phases import FINISHED as FINISHED
 from .phases import HAND_OVER as HAND_OVER
 from .phases import MOON as MOON
@@ -144,6 +145,24 @@ class Match:
             return ()
         low = min(self.totals)
         return tuple(s for s, t in enumerate(self.totals) if t == low)
+
+    def outcome(self) -> Outcome:
+        """Return how the finished match ended (places by totals only); WrongPhase before.
+
+        >>> from games.engine import Deal, RuleSet, random_playout
+        >>> import random
+        >>> match, rng = Match.new(RuleSet(players=3, hands=1)), random.Random(5)
+        >>> match.start_hand(Deal.from_seed(match.rules, 5))
+        >>> random_playout(match, rng)
+        >>> outcome = match.outcome()
+        >>> outcome.totals == tuple(match.totals) and outcome.winners == match.winners
+        True
+        >>> sorted(outcome.places)[0], sum(outcome.moons) == (match.sheet[0].moon is not None)
+        (1, True)
+        """
+        if self.phase != FINISHED:
+            raise WrongPhase("The match is not over: it has no outcome yet")
+        return Outcome.of(self.totals, self.sheet)
 
     @property
     def hearts_broken(self) -> bool:
