@@ -134,8 +134,8 @@ class Match(models.Model):
     )
     # When an open match that never filled was given up (games/services/stalled.py).
     expired_at = models.DateTimeField(null=True, blank=True)
-    # Shuffles anyone can verify (`games/engine/shuffle.py`): each hand's deal comes from the
-    # secret and the hand number; the commitment (SHA-256 of the secret) is shown from the
+    # Shuffles anyone can verify (`games/engine/records/shuffle.py`): each hand's deal comes
+    # from the secret and the hand number; the commitment (SHA-256 of the secret) is shown from the
     # start, the secret only once no deal it gives is still in play, here or at a table
     # sharing its deals (`games.access.revealed_matches`). Both are empty for a match dealt
     # before secrets: its deals came from `seed`, never committed, so they cannot be verified.

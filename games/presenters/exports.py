@@ -13,7 +13,7 @@ Each holds what this viewer may see of the match on its pages, and nothing more:
 - the shuffle's secret only once the deals are revealed (`games.access.deals_revealed`), the
   commitment from the start; never a hand's seed.
 
-The record's format is the engine's (`games/engine/match_record.py`), so that
+The record's format is the engine's (`games/engine/records/match_record.py`), so that
 `python -m games.engine.replay_check` can replay it.
 
 `tournament_rows` gives staff a tournament's standings and tables as CSV (the admin's

@@ -34,7 +34,7 @@ from games.services.events import (
 
 BOT = engine.BaselineBot()
 # The bot that decides for a person whose time ran out: the strongest the site has (a search
-# over sampled deals of what that seat may know, `games/engine/search.py`).
+# over sampled deals of what that seat may know, `games/engine/bots/search.py`).
 TIMEOUT_BOT = engine.bot_for_level("strong")
 # Levels whose bots search before playing a card (tens of milliseconds): nobody waits on them,
 # their plays are made in the background (`bot_turns.py`). Their passes and moon choices take
