@@ -35,13 +35,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.oracle import OracleSearchBot  # noqa: E402
-from games.engine import VARIANTS, BadRules, Deal, Match, RandomBot, RuleSet  # noqa: E402
+from games.engine import VARIANTS, BadRules, Deal, Decision, Match, RandomBot, RuleSet  # noqa: E402
 from games.engine.bots import Bot  # noqa: E402
+from games.engine.bots.search import SearchBot, bot_for_level  # noqa: E402
 from games.engine.cancellation import CancellationMatch, points_of  # noqa: E402
 from games.engine.cards import ALL_CARDS, indices_of  # noqa: E402
+from games.engine.phases import MOON, PASSING, PLAYING  # noqa: E402
 from games.engine.rules import STANDARD, check_players  # noqa: E402
-from games.engine.search import SearchBot, bot_for_level  # noqa: E402
-from games.engine.state import MOON, PASSING, PLAYING  # noqa: E402
 from games.engine.views import SeatView  # noqa: E402
 
 NAMES = ("random", "baseline", "normal", "strong", "ismcts")
@@ -93,7 +93,7 @@ class Timed:
         self.bot = bot
         self.times = times
 
-    def choose(self, view: SeatView) -> dict[str, Any]:
+    def choose(self, view: SeatView) -> Decision:
         start = time.perf_counter()
         decision = self.bot.choose(view)
         self.times.append(time.perf_counter() - start)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine.bench import main  # noqa: E402
+from games.engine.bots.bench import main  # noqa: E402
 
 if __name__ == "__main__":
     sys.exit(main())

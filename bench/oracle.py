@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import random
 
-from games.engine.sampling import Knowledge
-from games.engine.search import SearchBot, Worlds
+from games.engine.bots.sampling import Knowledge
+from games.engine.bots.search import SearchBot, Worlds
 from games.engine.state import Match
 from games.engine.views import SeatView
 

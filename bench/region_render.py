@@ -64,7 +64,7 @@ def mid_hand_context() -> dict:
             match.refresh_from_db()
             return presenters.match_context(match, users[0])
         seat = next(s for s in state.to_act() if s < len(users))
-        choice = bot.choose(state.view(seat))
+        choice = bot.choose(state.view(seat)).to_dict()
         user, version = users[seat], match.version
         if choice["type"] == "pass":
             match = services.pass_cards(user, match.pk, version, choice["cards"]).match

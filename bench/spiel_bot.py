@@ -19,10 +19,10 @@ from typing import Any
 import pyspiel
 
 from games.engine.bots import BaselineBot, moon_choice
+from games.engine.bots.sampling import knowledge, sample_hands
 from games.engine.cards import CARDS, indices_of
+from games.engine.phases import MOON, PASSING, PLAYING
 from games.engine.record import moon_decision, play_decision
-from games.engine.sampling import knowledge, sample_hands
-from games.engine.state import MOON, PASSING, PLAYING
 from games.engine.views import SeatView
 
 SIMULATIONS = 1000

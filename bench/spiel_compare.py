@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine.bench import random_hands  # noqa: E402
+from games.engine.bots.bench import random_hands  # noqa: E402
 
 
 def spiel_hands(hands: int, seed: int) -> None:

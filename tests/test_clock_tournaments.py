@@ -127,12 +127,13 @@ def play_others_until(match: Match, position: int) -> None:
         seat = seats[0]
         state = engine.Match.from_snapshot(match.snapshot)
         decision = bot.choose(state.view(seat.position))
-        if decision["type"] == "pass":
-            services.pass_cards(seat.user, match.pk, match.version, decision["cards"])
-        elif decision["type"] == "play":
-            services.play_card(seat.user, match.pk, match.version, decision["card"])
+        if isinstance(decision, engine.Pass):
+            cards = [str(card) for card in decision.cards]
+            services.pass_cards(seat.user, match.pk, match.version, cards)
+        elif isinstance(decision, engine.Play):
+            services.play_card(seat.user, match.pk, match.version, str(decision.card))
         else:
-            services.choose_moon(seat.user, match.pk, match.version, decision["option"])
+            services.choose_moon(seat.user, match.pk, match.version, str(decision))
 
 
 # ----- a round's deadline -----
@@ -248,7 +249,7 @@ def owed(match: Match) -> tuple[Seat, dict]:
     match.refresh_from_db()
     seat = match.seats.select_related("user").filter(to_act=True).order_by("position").first()
     state = engine.Match.from_snapshot(match.snapshot)
-    return seat, engine.BaselineBot().choose(state.view(seat.position))
+    return seat, engine.BaselineBot().choose(state.view(seat.position)).to_dict()
 
 
 def person_moves(seat: Seat, match: Match, version: int, decision: dict):

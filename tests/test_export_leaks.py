@@ -18,8 +18,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.engine.replay_check import main as replay_main
-from games.engine.verify import OK
+from games.engine.records.replay_check import main as replay_main
+from games.engine.records.verify import OK
 from games.models import Action
 from tests.factories import next_move, state_of
 from tests.test_no_leaks import Table, assert_keeps_secrets, hidden_from

@@ -29,8 +29,8 @@ from django.core import mail
 from django.urls import reverse
 
 from games import engine
-from games.engine import shuffle
 from games.engine.cards import cards_from_mask
+from games.engine.records import shuffle
 from games.models import Action, Hand, Match
 from games.notifications.tasks import ensure_digest_scheduled
 from games.services import nudges

@@ -58,7 +58,8 @@ def decide(match: Match) -> Match:
     """Make the next person's decision through the services (the baseline bot chooses)."""
     match.refresh_from_db()
     seat = match.seats.filter(to_act=True, user__isnull=False, resigned=False).first()
-    choice = BOT.choose(engine.Match.from_snapshot(match.snapshot).view(seat.position))
+    state = engine.Match.from_snapshot(match.snapshot)
+    choice = BOT.choose(state.view(seat.position)).to_dict()
     if choice["type"] == "pass":
         return services.pass_cards(seat.user, match.pk, match.version, choice["cards"])
     if choice["type"] == "play":

@@ -19,9 +19,9 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from games import engine, services
-from games.engine import shuffle
-from games.engine.verify import BAD_INPUT, MISMATCH, OK
-from games.engine.verify import main as verify_main
+from games.engine.records import shuffle
+from games.engine.records.verify import BAD_INPUT, MISMATCH, OK
+from games.engine.records.verify import main as verify_main
 from games.models import Hand, Match, MatchStatus, Table
 from games.services import bot_turns
 from tests.factories import HTMX, client_for, make_match, next_move

@@ -52,7 +52,7 @@ def play_person_seats(match: Match, limit: int = 5000) -> Match:
         seats = [s for s in match.seats.all() if s.to_act and s.user_id and not s.resigned]
         assert seats, "a match in play waits for nobody"
         seat = seats[0]
-        decision = BOT.choose(state.view(seat.position))
+        decision = BOT.choose(state.view(seat.position)).to_dict()
         if decision["type"] == "pass":
             services.pass_cards(seat.user, match.pk, match.version, decision["cards"])
         elif decision["type"] == "play":

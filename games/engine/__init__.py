@@ -1,9 +1,23 @@
 """Hearts rules engine: pure Python, standard library only (see README.md beside this file)."""
 
-from .bots import BaselineBot, RandomBot, moon_choice, play_hand, random_playout
+# Importing the package imports every module that registers itself with state.py (the variant,
+# the views, the record), so that Match works fully whichever engine module a caller names.
+from . import cancellation_views as cancellation_views
+from . import viewing as viewing
+from .bots import (
+    LEVELS,
+    BaselineBot,
+    RandomBot,
+    SearchBot,
+    bot_for_level,
+    moon_choice,
+    play_hand,
+    random_playout,
+)
 from .cancellation import CancellationMatch, winner_of_trick
 from .cards import ALL_CARDS, CARDS, SECOND_COPIES, Card, cards_from_mask, mask_of, parse_cards
 from .deal import Deal
+from .decisions import Decision, MoonChoice, Pass, Play
 from .errors import (
     BadCard,
     BadDeal,
@@ -18,6 +32,8 @@ from .errors import (
     NotYourTurn,
     WrongPhase,
 )
+from .outcome import Outcome
+from .phases import Phase
 from .record import moon_decision, pass_decision, play_decision, replay
 from .rules import (
     BONUS_CARDS,
@@ -30,11 +46,14 @@ from .rules import (
     check_players,
     players_allowed,
 )
-from .search import LEVELS, SearchBot, bot_for_level
 from .state import FINISHED, HAND_OVER, MOON, PASSING, PHASES, PLAYING, Match, ScoreRow
 from .views import CardOption, HandRecord, PlayedCard, PublicView, SeatView, TrickView
 
 __all__ = [
+    "Play",
+    "Pass",
+    "MoonChoice",
+    "Decision",
     "ALL_CARDS",
     "BONUS_CARDS",
     "CANCELLATION",
@@ -69,6 +88,8 @@ __all__ = [
     "IllegalMove",
     "Match",
     "NotYourTurn",
+    "Outcome",
+    "Phase",
     "PlayedCard",
     "PublicView",
     "RandomBot",

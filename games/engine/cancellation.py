@@ -15,7 +15,6 @@ Both copies are the same card for every rule, so which copy goes never changes t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from .cards import (
     ALL_CARDS,
@@ -31,11 +30,9 @@ from .cards import (
 )
 from .deal import Deal
 from .errors import BadDeal, CardNotHeld, EngineError, IllegalMove, NotYourTurn, WrongPhase
-from .rules import RuleSet
-from .state import HAND_OVER, MOON, PLAYING, Match
-
-if TYPE_CHECKING:
-    from .views import PublicView, SeatView
+from .phases import HAND_OVER, MOON, PLAYING
+from .rules import CANCELLATION, RuleSet
+from .state import Match, register_variant
 
 
 def both(mask: int) -> int:
@@ -295,16 +292,7 @@ class CancellationMatch(Match):
                 return
         self._score(None, None)
 
-    # ----- views -----
 
-    def view(self, seat: int) -> SeatView:
-        """Return what one seat may know (R6.3; the widow stays hidden until the hand ends)."""
-        from .cancellation_views import seat_view
-
-        return seat_view(self, self._seat(seat))
-
-    def public_view(self) -> PublicView:
-        """Return what a spectator may know (R6.3)."""
-        from .cancellation_views import public_view
-
-        return public_view(self)
+# Match.new, snapshots and replay build this class for Cancellation rule sets; its views are
+# registered by cancellation_views.py (the widow stays hidden until the hand ends).
+register_variant(CANCELLATION, CancellationMatch)

@@ -14,9 +14,11 @@ from typing import Any
 
 from .cancellation import NOT_WON, CancellationMatch, cancelled_of, points_of
 from .cards import ALL_CARDS, cards_from_mask
+from .phases import FINISHED, HAND_OVER, MOON, PLAYING
 from .rules import MAX_CANCELLATION_PLAYERS
-from .state import FINISHED, HAND_OVER, MOON, PLAYING
-from .views import HandRecord, PlayedCard, PublicView, SeatView, TrickView, hand_fields
+from .state import register_views
+from .viewing import hand_fields
+from .views import HandRecord, PlayedCard, PublicView, SeatView, TrickView
 
 _PLAYED = tuple(
     tuple(PlayedCard(seat, card) for card in ALL_CARDS) for seat in range(MAX_CANCELLATION_PLAYERS)
@@ -106,3 +108,6 @@ def seat_view(match: CancellationMatch, seat: int) -> SeatView:
         received=None,
         pass_from=None,
     )
+
+
+register_views(CancellationMatch, seat_view, public_view)

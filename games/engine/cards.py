@@ -92,7 +92,20 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Return the card for a code like "QS" (or "QS2", a second copy); else raise BadCard."""
+        """Return the card for a code like "QS" (or "QS2", a second copy); else raise BadCard.
+
+        >>> Card.parse("QS")
+        Card.parse('QS')
+        >>> card = Card.parse("TH2")
+        >>> card.symbol, card.words, card.copy, card.points
+        ('10♥', 'Ten of hearts', 2, 1)
+        >>> eval(repr(card)) == card
+        True
+        >>> Card.parse("ZZ")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        games.engine.errors.BadCard: 'ZZ' is not a card: ranks are 2-9, T, J, Q, K, A and suits ...
+        """
         return ALL_CARDS[code_index(text)]
 
     @classmethod
@@ -113,7 +126,9 @@ class Card:
         return self.text
 
     def __repr__(self) -> str:
-        return f"Card({self.text!r})"
+        # An expression that rebuilds the card (`eval(repr(card)) == card` with Card in scope),
+        # for the second copy too; Card(rank, suit) cannot name a second copy.
+        return f"Card.parse({self.text!r})"
 
     def __hash__(self) -> int:
         return self.index

@@ -1,4 +1,4 @@
-"""Decisions as JSON values, replay from (rules, deals, decisions), and compact snapshots."""
+"""Replay from (rules, deals, decisions), compact snapshots, and the decisions' constructors."""
 
 from __future__ import annotations
 
@@ -7,70 +7,51 @@ from typing import Any
 
 from .cards import ALL_TEXTS, Card, text_of_mask
 from .deal import Deal
-from .errors import BadDecision, BadSnapshot, EngineError
+from .decisions import Decision, MoonChoice, Pass, Play, pass_of
+from .errors import BadSnapshot, EngineError
+from .phases import HAND_OVER, MOON, PASSING, PHASES
 from .rules import RuleSet
-from .state import HAND_OVER, MOON, PASSING, PHASES, Match, ScoreRow
+from .scoring import ScoreRow
+from .state import Match, lend_record
 
 SNAPSHOT_VERSION = 1
 
 
-def pass_decision(seat: int, cards: Iterable[Card | str]) -> dict[str, Any]:
-    """Return the decision value for a pass."""
-    return {"type": "pass", "seat": seat, "cards": [str(c) for c in cards]}
+def pass_decision(seat: int, cards: Iterable[Card | str]) -> Pass:
+    """Return the decision for a pass (cards as Cards or codes)."""
+    return pass_of(seat, cards)
 
 
-def play_decision(seat: int, card: Card | str) -> dict[str, Any]:
-    """Return the decision value for a play."""
-    return {"type": "play", "seat": seat, "card": str(card)}
+def play_decision(seat: int, card: Card | str) -> Play:
+    """Return the decision for a play (a Card or its code)."""
+    return Play(seat, card if isinstance(card, Card) else Card.parse(card))
 
 
-def moon_decision(seat: int, option: str) -> dict[str, Any]:
-    """Return the decision value for a moon choice."""
-    return {"type": "moon", "seat": seat, "option": option}
-
-
-def apply_decision(match: Match, decision: dict[str, Any], checked: bool = True) -> None:
-    """Apply one decision value through the checked or the trusting door."""
-    if not isinstance(decision, dict):
-        raise BadDecision(f"A decision must be an object, not {type(decision).__name__}")
-    kind = decision.get("type")
-    seat = decision.get("seat")
-    if type(seat) is not int:
-        raise BadDecision(f"A decision needs a seat number, not {seat!r}")
-    if kind == "play":
-        card = decision.get("card")
-        if checked:
-            match.play(seat, card)  # type: ignore[arg-type]
-        else:
-            match.play_fast(match.card_index(seat, card))  # type: ignore[arg-type]
-    elif kind == "pass":
-        cards = decision.get("cards")
-        if not isinstance(cards, list):
-            raise BadDecision("A pass decision needs a list of cards")
-        if checked:
-            match.pass_cards(seat, cards)
-        else:
-            mask = 0
-            for c in cards:
-                mask |= 1 << match.card_index(seat, c)
-            match.pass_fast(seat, mask)
-    elif kind == "moon":
-        option = decision.get("option")
-        if checked:
-            match.choose_moon(seat, option)  # type: ignore[arg-type]
-        else:
-            match.moon_fast(option)  # type: ignore[arg-type]
-    else:
-        raise BadDecision(f"Unknown decision type {kind!r}: use pass, play or moon")
+def moon_decision(seat: int, option: str) -> MoonChoice:
+    """Return the decision for a moon choice."""
+    return MoonChoice(seat, option)
 
 
 def replay(
     rules: RuleSet,
     deals: Sequence[Deal | dict[str, Any]],
-    decisions: Iterable[dict[str, Any]],
+    decisions: Iterable[Decision],
     checked: bool = True,
 ) -> Match:
-    """Rebuild a match: each deal starts the next hand as soon as the one before is over (R6.2)."""
+    """Rebuild a match: each deal starts the next hand as soon as the one before is over (R6.2).
+
+    >>> from games.engine import Deal, RuleSet, pass_decision, play_decision
+    >>> rules = RuleSet(players=4)
+    >>> deal = Deal.from_seed(rules, 7)
+    >>> passes = [pass_decision(seat, deal.hands[seat][-3:]) for seat in range(4)]
+    >>> match = replay(rules, [deal], passes + [play_decision(0, "2C")])
+    >>> match.phase, match.turn, match.legal_plays(1)
+    (<Phase.PLAYING: 'playing'>, 1, (Card.parse('AC'),))
+    >>> replay(rules, [deal], [play_decision(0, "2C")])  # a play while the seats pass
+    Traceback (most recent call last):
+    ...
+    games.engine.errors.WrongPhase: You cannot play a card now: cards are being passed
+    """
     match = Match.new(rules)
     pending = [d if isinstance(d, Deal) else Deal.from_dict(rules, d) for d in deals]
     pending.reverse()
@@ -79,7 +60,10 @@ def replay(
             if not pending:
                 raise BadSnapshot(f"Decision {number} needs the deal of hand {match.hand_no + 1}")
             match.start_hand(pending.pop())
-        apply_decision(match, decision, checked)
+        if checked:
+            match.apply(decision)
+        else:
+            match.apply_unchecked(decision)
     while pending and match.phase == HAND_OVER:
         match.start_hand(pending.pop())
     if pending:
@@ -161,3 +145,6 @@ def _restore_row(match: Match, row: dict[str, Any]) -> None:
     match.sheet.append(
         ScoreRow(points, scores, tuple(match.totals), row["moon"], row["option"], bonus)
     )
+
+
+lend_record(snapshot, from_snapshot)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from .cards import (
     ALL_CARDS,
@@ -20,8 +19,10 @@ from .cards import (
     index_of,
 )
 from .deal import Deal
+from .decisions import Decision, MoonChoice, Pass, Play
 from .errors import (
     BadDeal,
+    BadDecision,
     BadMoonChoice,
     BadPass,
     CardNotHeld,
@@ -30,43 +31,22 @@ from .errors import (
     NotYourTurn,
     WrongPhase,
 )
+from .outcome import Outcome
+from .phases import FINISHED as FINISHED
+from .phases import HAND_OVER as HAND_OVER
+from .phases import MOON as MOON
+from .phases import PASSING as PASSING
+from .phases import PHASES as PHASES
+from .phases import PLAYING as PLAYING
 from .rules import RuleSet
+from .scoring import ScoreRow as ScoreRow
 from .scoring import hand_scores
+from .views import PublicView, SeatView
 
-if TYPE_CHECKING:
-    from .views import PublicView, SeatView
-
-PASSING, PLAYING, MOON, HAND_OVER, FINISHED = "passing", "playing", "moon", "hand_over", "finished"
-PHASES = (PASSING, PLAYING, MOON, HAND_OVER, FINISHED)
 MOON_CHOICES = ("subtract", "add")
 PASS_SIZE = 3
 NO_POINTS = ~POINTS_MASK
 NO_HEARTS = ~HEARTS_MASK
-
-
-@dataclass(frozen=True)
-class ScoreRow:
-    """One hand on the score sheet (R4.1): points taken, scores after the moon rule, totals."""
-
-    points: tuple[int, ...]
-    scores: tuple[int, ...]
-    totals: tuple[int, ...]
-    moon: int | None = None
-    moon_option: str | None = None
-    # R5.1: the seat that took the Omnibus bonus card (None in the other games).
-    bonus: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the JSON form (totals are derived, so left out; "bonus" only in Omnibus)."""
-        data: dict[str, Any] = {
-            "points": list(self.points),
-            "scores": list(self.scores),
-            "moon": self.moon,
-            "option": self.moon_option,
-        }
-        if self.bonus is not None:
-            data["bonus"] = self.bonus
-        return data
 
 
 def _card_index(card: Card | str) -> int:
@@ -74,7 +54,25 @@ def _card_index(card: Card | str) -> int:
 
 
 class Match:
-    """The whole state of a match; every change goes through pass/play/moon or their fast twins."""
+    """The whole state of a match; every change goes through pass/play/moon or their fast twins.
+
+    A hand from the deal to the first card (the same deal always comes from the same seed):
+
+    >>> from games.engine import Deal, RuleSet
+    >>> match = Match.new(RuleSet(players=4))
+    >>> match.phase, match.to_act()
+    (<Phase.HAND_OVER: 'hand_over'>, ())
+    >>> match.start_hand(Deal.from_seed(match.rules, 7))
+    >>> match.phase, match.pass_direction, match.to_act()
+    (<Phase.PASSING: 'passing'>, 'left', (0, 1, 2, 3))
+    >>> for seat in range(4):
+    ...     match.pass_cards(seat, match.hand(seat)[-3:])
+    >>> match.phase, match.turn
+    (<Phase.PLAYING: 'playing'>, 0)
+    >>> match.play(0, "2C")
+    >>> match.turn, match.legal_plays(1)
+    (1, (Card.parse('AC'),))
+    """
 
     __slots__ = (
         "rules", "n", "hand_size", "opening", "deck", "hand_no", "phase", "deal", "pass_offset",
@@ -121,10 +119,8 @@ class Match:
     @classmethod
     def new(cls, rules: RuleSet | None = None) -> Match:
         """Return a match waiting for the deal of hand 1 (a CancellationMatch for R5.2)."""
-        if rules is not None and isinstance(rules, RuleSet) and rules.two_decks:
-            from .cancellation import CancellationMatch
-
-            return CancellationMatch(rules)
+        if rules is not None and isinstance(rules, RuleSet) and rules.variant in _VARIANTS:
+            return _VARIANTS[rules.variant](rules)
         return cls(rules)
 
     def copy(self) -> Match:
@@ -149,6 +145,24 @@ class Match:
             return ()
         low = min(self.totals)
         return tuple(s for s, t in enumerate(self.totals) if t == low)
+
+    def outcome(self) -> Outcome:
+        """Return how the finished match ended (places by totals only); WrongPhase before.
+
+        >>> from games.engine import Deal, RuleSet, random_playout
+        >>> import random
+        >>> match, rng = Match.new(RuleSet(players=3, hands=1)), random.Random(5)
+        >>> match.start_hand(Deal.from_seed(match.rules, 5))
+        >>> random_playout(match, rng)
+        >>> outcome = match.outcome()
+        >>> outcome.totals == tuple(match.totals) and outcome.winners == match.winners
+        True
+        >>> sorted(outcome.places)[0], sum(outcome.moons) == (match.sheet[0].moon is not None)
+        (1, True)
+        """
+        if self.phase != FINISHED:
+            raise WrongPhase("The match is not over: it has no outcome yet")
+        return Outcome.of(self.totals, self.sheet)
 
     @property
     def hearts_broken(self) -> bool:
@@ -215,13 +229,36 @@ class Match:
         return hand & NO_HEARTS or hand  # R3.5, R3.6 (Q♠ is not a heart), R3.7
 
     def legal_plays(self, seat: int) -> tuple[Card, ...]:
-        """Return the cards the seat may play now; () when it is not the seat's turn to play."""
+        """Return the cards the seat may play now; () when it is not the seat's turn to play.
+
+        >>> from games.engine import Deal, Match, RuleSet
+        >>> match = Match.new(RuleSet(players=4))
+        >>> match.start_hand(Deal.from_seed(match.rules, 7))
+        >>> for seat in range(4):
+        ...     match.pass_cards(seat, match.hand(seat)[-3:])
+        >>> match.legal_plays(0)  # R3.1: the 2♣ leads the first trick
+        (Card.parse('2C'),)
+        >>> match.legal_plays(1)  # not its turn
+        ()
+        """
         if self.phase != PLAYING or self._seat(seat) != self.turn:
             return ()
         return cards_from_mask(self.legal_mask())
 
     def why_illegal(self, seat: int, card: Card | str) -> str | None:
-        """Return why the seat may not play the card now, in plain words, or None if it may."""
+        """Return why the seat may not play the card now, in plain words, or None if it may.
+
+        >>> from games.engine import Deal, Match, RuleSet
+        >>> match = Match.new(RuleSet(players=4))
+        >>> match.start_hand(Deal.from_seed(match.rules, 7))
+        >>> for seat in range(4):
+        ...     match.pass_cards(seat, match.hand(seat)[-3:])
+        >>> match.why_illegal(0, "AS")
+        'You do not hold the A♠'
+        >>> match.play(0, "2C")
+        >>> match.why_illegal(1, "KS"), match.why_illegal(1, "AC")
+        ('You must follow clubs', None)
+        """
         try:
             error = self._play_error(seat, _card_index(card))
         except EngineError as exc:
@@ -326,7 +363,24 @@ class Match:
         self.pass_fast(seat, mask)
 
     def play(self, seat: int, card: Card | str) -> None:
-        """Play a card for a seat, or raise the error naming the rule that forbids it (R3.8)."""
+        """Play a card for a seat, or raise the error naming the rule that forbids it (R3.8).
+
+        >>> from games.engine import Deal, Match, RuleSet
+        >>> match = Match.new(RuleSet(players=4))
+        >>> match.start_hand(Deal.from_seed(match.rules, 7))
+        >>> for seat in range(4):
+        ...     match.pass_cards(seat, match.hand(seat)[-3:])
+        >>> match.play(0, "2C")
+        >>> match.play(1, "KS")
+        Traceback (most recent call last):
+        ...
+        games.engine.errors.IllegalMove: You must follow clubs
+        >>> match.illegal_reason(1, "KS").rule  # the error names its rule; the state is unchanged
+        'R3.2'
+        >>> match.play(1, "AC")
+        >>> [(played.seat, str(played.card)) for played in match.public_view().trick]
+        [(0, '2C'), (1, 'AC')]
+        """
         index = _card_index(card)
         error = self._play_error(seat, index)
         if error is not None:
@@ -478,42 +532,57 @@ class Match:
 
     # ----- decisions, views, snapshots (see record.py and views.py) -----
 
-    def apply(self, decision: dict[str, Any]) -> None:
-        """Apply a decision value through the checked door."""
-        from .record import apply_decision
+    def apply(self, decision: Decision) -> None:
+        """Apply a seat's decision through the checked door.
 
-        apply_decision(self, decision, checked=True)
+        >>> from games.engine import Deal, Pass, Play, RuleSet
+        >>> match = Match.new(RuleSet(players=4))
+        >>> match.start_hand(Deal.from_seed(match.rules, 7))
+        >>> match.apply(Pass(0, match.hand(0)[-3:]))
+        >>> match.apply(Play(1, Card.parse("2C")))
+        Traceback (most recent call last):
+        ...
+        games.engine.errors.WrongPhase: You cannot play a card now: cards are being passed
+        """
+        if isinstance(decision, Play):
+            self.play(decision.seat, decision.card)
+        elif isinstance(decision, Pass):
+            self.pass_cards(decision.seat, decision.cards)
+        elif isinstance(decision, MoonChoice):
+            self.choose_moon(decision.seat, decision.option)
+        else:
+            raise BadDecision(f"Not a decision: {decision!r:.40}")
 
-    def apply_unchecked(self, decision: dict[str, Any]) -> None:
-        """Apply a decision value through the trusting door."""
-        from .record import apply_decision
-
-        apply_decision(self, decision, checked=False)
+    def apply_unchecked(self, decision: Decision) -> None:
+        """Apply a seat's decision through the trusting door."""
+        if isinstance(decision, Play):
+            self.play_fast(self.card_index(decision.seat, decision.card))
+        elif isinstance(decision, Pass):
+            mask = 0
+            for card in decision.cards:
+                mask |= 1 << self.card_index(decision.seat, card)
+            self.pass_fast(decision.seat, mask)
+        elif isinstance(decision, MoonChoice):
+            self.moon_fast(decision.option)
+        else:
+            raise BadDecision(f"Not a decision: {decision!r:.40}")
 
     def snapshot(self) -> dict[str, Any]:
         """Return the compact JSON-serialisable state."""
-        from .record import snapshot
-
-        return snapshot(self)
+        return LENT.snapshot(self)
 
     @classmethod
     def from_snapshot(cls, data: dict[str, Any]) -> Match:
         """Return the match a snapshot describes (checked: a bad one raises BadSnapshot)."""
-        from .record import from_snapshot
-
-        return from_snapshot(data)
+        return LENT.from_snapshot(data)
 
     def view(self, seat: int) -> SeatView:
         """Return what one seat may know (R6.3)."""
-        from .views import seat_view
-
-        return seat_view(self, self._seat(seat))
+        return _viewers(type(self))[0](self, self._seat(seat))
 
     def public_view(self) -> PublicView:
         """Return what a spectator may know (R6.3)."""
-        from .views import public_view
-
-        return public_view(self)
+        return _viewers(type(self))[1](self)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Match) and self.snapshot() == other.snapshot()
@@ -525,3 +594,63 @@ class Match:
             f"<Match {self.n}p hand {self.hand_no} {self.phase} totals {self.totals}"
             f" to act {list(self.to_act())}>"
         )
+
+
+# ----- what the other modules lend to Match -----
+# The variants, the views and the snapshots all need Match, and Match hands work to them. So that
+# state.py imports none of them (no import circle), each registers itself here when it is
+# imported, and `games/engine/__init__.py` imports every one: any use of the engine has them.
+
+M = TypeVar("M", bound=Match)
+SeatViewer = Callable[[Any, int], SeatView]
+PublicViewer = Callable[[Any], PublicView]
+
+_VARIANTS: dict[str, type[Match]] = {}
+_VIEWERS: dict[type[Match], tuple[SeatViewer, PublicViewer]] = {}
+
+
+def register_variant(variant: str, cls: type[Match]) -> None:
+    """Make `Match.new` (and so snapshots and replay) build `cls` for rule sets of `variant`."""
+    _VARIANTS[variant] = cls
+
+
+def register_views(
+    cls: type[M], seat_view: Callable[[M, int], SeatView], public_view: Callable[[M], PublicView]
+) -> None:
+    """Make `view` and `public_view` of `cls` (and of its subclasses) call these builders."""
+    _VIEWERS[cls] = (seat_view, public_view)
+
+
+def _viewers(cls: type[Match]) -> tuple[SeatViewer, PublicViewer]:
+    try:
+        return _VIEWERS[cls]
+    except KeyError:
+        # A subclass no builder registered for is viewed as its nearest registered base.
+        for base in cls.__mro__:
+            if base in _VIEWERS:
+                _VIEWERS[cls] = _VIEWERS[base]
+                return _VIEWERS[cls]
+        raise
+
+
+def _not_lent(*args: object) -> Any:
+    raise RuntimeError("games.engine.record is not imported: import games.engine")
+
+
+class _Lent:
+    """The snapshot functions record.py lends to Match (see `lend_record`)."""
+
+    def __init__(self) -> None:
+        self.snapshot: Callable[[Match], dict[str, Any]] = _not_lent
+        self.from_snapshot: Callable[[dict[str, Any]], Match] = _not_lent
+
+
+LENT = _Lent()
+
+
+def lend_record(
+    snapshot: Callable[[Match], dict[str, Any]],
+    from_snapshot: Callable[[dict[str, Any]], Match],
+) -> None:
+    """Make `Match.snapshot` and `from_snapshot` call record.py's functions."""
+    LENT.snapshot, LENT.from_snapshot = snapshot, from_snapshot

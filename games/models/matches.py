@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import RuleSet
+from games.engine import Decision, RuleSet
 from games.models.profiles import display_name_of
 
 MIN_DECISION_SECONDS = 60
@@ -134,8 +134,8 @@ class Match(models.Model):
     )
     # When an open match that never filled was given up (games/services/stalled.py).
     expired_at = models.DateTimeField(null=True, blank=True)
-    # Shuffles anyone can verify (`games/engine/shuffle.py`): each hand's deal comes from the
-    # secret and the hand number; the commitment (SHA-256 of the secret) is shown from the
+    # Shuffles anyone can verify (`games/engine/records/shuffle.py`): each hand's deal comes
+    # from the secret and the hand number; the commitment (SHA-256 of the secret) is shown from the
     # start, the secret only once no deal it gives is still in play, here or at a table
     # sharing its deals (`games.access.revealed_matches`). Both are empty for a match dealt
     # before secrets: its deals came from `seed`, never committed, so they cannot be verified.
@@ -432,13 +432,9 @@ class Action(models.Model):
     def __str__(self) -> str:
         return f"{self.kind} {self.value} by seat {self.seat} (hand {self.hand_id}, #{self.seq})"
 
-    def as_decision(self) -> dict:
-        """Return this action as the engine's decision value."""
-        if self.kind == self.Kind.PASS:
-            return {"type": "pass", "seat": self.seat, "cards": self.value.split()}
-        if self.kind == self.Kind.PLAY:
-            return {"type": "play", "seat": self.seat, "card": self.value}
-        return {"type": "moon", "seat": self.seat, "option": self.value}
+    def as_decision(self) -> Decision:
+        """Return this action as the engine's decision (`str(decision)` is `value`)."""
+        return Decision.from_log(self.kind, self.seat, self.value)
 
 
 class ScoreLine(models.Model):

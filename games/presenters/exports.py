@@ -17,7 +17,7 @@ Each holds what this viewer may see of the match on its pages, and nothing more:
 - the shuffle's secret only once the deals are revealed (`games.access.deals_revealed`), the
   commitment from the start; never a hand's seed.
 
-The record's format is the engine's (`games/engine/match_record.py`), so that
+The record's format is the engine's (`games/engine/records/match_record.py`), so that
 `python -m games.engine.replay_check` can replay it.
 
 `tournament_rows` gives staff a tournament's standings and tables as CSV (the admin's
@@ -31,7 +31,7 @@ from typing import Any
 
 from games import engine
 from games.access import deals_revealed, is_sealed, may_see_hand_record
-from games.engine.match_record import FORMAT, Score
+from games.engine.records.match_record import FORMAT, Score
 from games.models import Action, Hand, Match, MatchStatus, ScoreLine, Seat, Tournament
 from games.services.tournaments import standings_of
 
@@ -83,7 +83,7 @@ def _decision(action: Action, own: int | None) -> dict[str, Any]:
     they ran into; a card played for them); of another seat it shows only whether a bot
     holds it. So another seat's decision names a bot and nothing else: `by` is left out.
     """
-    decision = action.as_decision()
+    decision = action.as_decision().to_dict()
     if action.seat == own or action.actor in PUBLIC_ACTORS:
         decision["by"] = action.actor
     return decision

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 
 from games import engine
 from games.access import deals_revealed
-from games.engine import shuffle
+from games.engine.records import shuffle
 from games.models import Hand, Match, Seat
 
 NOT_COMMITTED = gettext_lazy(

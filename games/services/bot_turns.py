@@ -1,7 +1,7 @@
 """Bots that search play in the background: nobody's request waits on a search.
 
 A bot of level normal or strong looks for its card by playing out sampled deals (tens of
-milliseconds, `games/engine/search.py`). When one is to play, the change that made it so
+milliseconds, `games/engine/bots/search.py`). When one is to play, the change that made it so
 stops there and marks the match (`Match.bots_due_since`); once it commits, the site runs
 `play_bots` for the match away from any request (`games/bot_runner.py`), and a sweep moves
 any table left waiting too long (the runner's process stopped, say).
@@ -29,7 +29,7 @@ from games.services.writes import write_transaction
 MOST_CARDS = 1000
 
 
-def _searched_card(match: Match, table_seats: list[Seat]) -> tuple[int, dict] | None:
+def _searched_card(match: Match, table_seats: list[Seat]) -> tuple[int, engine.Decision] | None:
     """Search, outside any transaction, for the card a bot owes on this committed table."""
     if match.status != MatchStatus.ACTIVE or match.bots_due_since is None or not match.snapshot:
         return None

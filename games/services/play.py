@@ -33,13 +33,13 @@ def _cards(texts: list[str]) -> list[engine.Card]:
 def pass_cards(user, match_id: int, seen_version: int, cards: list[str]) -> Changed:
     """Pass three cards (R2); the received cards stay hidden until everyone has passed."""
     chosen = _cards(cards)
-    return _move(user, match_id, seen_version, lambda seat: engine.pass_decision(seat, chosen))
+    return _move(user, match_id, seen_version, lambda seat: engine.Pass(seat, tuple(chosen)))
 
 
 def play_card(user, match_id: int, seen_version: int, card: str) -> Changed:
     """Play one card (R3); an illegal one is refused with the rule that forbids it."""
     (chosen,) = _cards([card])
-    return _move(user, match_id, seen_version, lambda seat: engine.play_decision(seat, chosen))
+    return _move(user, match_id, seen_version, lambda seat: engine.Play(seat, chosen))
 
 
 def choose_moon(user, match_id: int, seen_version: int, option: str) -> Changed:
@@ -48,7 +48,7 @@ def choose_moon(user, match_id: int, seen_version: int, option: str) -> Changed:
         raise BadInput(
             gettext("Choose to subtract 26 from your total or add 26 to everyone else's.")
         )
-    return _move(user, match_id, seen_version, lambda seat: engine.moon_decision(seat, option))
+    return _move(user, match_id, seen_version, lambda seat: engine.MoonChoice(seat, option))
 
 
 @write_transaction()

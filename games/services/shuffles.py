@@ -1,9 +1,10 @@
 """Where a match's deals come from: a secret drawn at its creation (or, before secrets, a seed).
 
 A new match draws a secret of 32 random bytes (`secrets`) and stores it with its commitment;
-each hand's deal then comes from the secret and the hand number by `games/engine/shuffle.py`,
-which anyone can run on the record published once the match is over. Tables of a tournament
-that play the same deals (duplicate deals) share one secret, and so one commitment.
+each hand's deal then comes from the secret and the hand number by
+`games/engine/records/shuffle.py`, which anyone can run on the record published once the match
+is over. Tables of a tournament that play the same deals (duplicate deals) share one secret,
+and so one commitment.
 
 Matches created before secrets keep dealing from their integer seed exactly as they did, so
 that they replay and go on as before; nothing was committed for them, so they are shown as not
@@ -17,7 +18,7 @@ import secrets
 from dataclasses import dataclass
 
 from games import engine
-from games.engine import shuffle
+from games.engine.records import shuffle
 from games.models import Match
 
 

@@ -34,7 +34,7 @@ from games.services.events import (
 
 BOT = engine.BaselineBot()
 # The bot that decides for a person whose time ran out: the strongest the site has (a search
-# over sampled deals of what that seat may know, `games/engine/search.py`).
+# over sampled deals of what that seat may know, `games/engine/bots/search.py`).
 TIMEOUT_BOT = engine.bot_for_level("strong")
 # Levels whose bots search before playing a card (tens of milliseconds): nobody waits on them,
 # their plays are made in the background (`bot_turns.py`). Their passes and moon choices take
@@ -55,15 +55,9 @@ SEAT_CHANGES = [
 STALE_TABLE = _("The table has changed since you last looked. Here it is as it stands now.")
 
 
-def decision_value(decision: dict) -> tuple[str, str]:
+def decision_value(decision: engine.Decision) -> tuple[str, str]:
     """Return the log's (kind, value) for an engine decision; pass cards in a fixed order."""
-    kind = decision["type"]
-    if kind == "pass":
-        cards = sorted(engine.Card.parse(c) if isinstance(c, str) else c for c in decision["cards"])
-        return kind, " ".join(str(c) for c in cards)
-    if kind == "play":
-        return kind, str(decision["card"])
-    return kind, decision["option"]
+    return decision.kind, str(decision)
 
 
 @dataclass(frozen=True)
@@ -151,7 +145,7 @@ class LockedTable:
         if self.match.is_over:
             raise Conflict(gettext("This match is over: no more moves can be made."))
 
-    def check_version(self, seen: int, seat: Seat, decision: dict) -> bool:
+    def check_version(self, seen: int, seat: Seat, decision: engine.Decision) -> bool:
         """Refuse a move made on an old table; say True if it is an exact repeat already applied.
 
         A double click or a second tab sends the same move twice with the same version: the
@@ -202,14 +196,14 @@ class LockedTable:
 
     # ----- changing the match -----
 
-    def apply(self, decision: dict, actor: str) -> None:
+    def apply(self, decision: engine.Decision, actor: str) -> None:
         """Apply one decision through the engine's checked door and log it."""
         game, match = self.game, self.match
         assert match.current_hand_id is not None, "no hand has been dealt"
         try:
             self.game.apply(decision)
         except engine.NotYourTurn as error:
-            if decision["type"] == "play" and game.phase == engine.PLAYING:
+            if isinstance(decision, engine.Play) and game.phase == engine.PLAYING:
                 # The engine counts seats from 0; a player knows the others by name.
                 who = self.seats[game.turn].name
                 raise Conflict(
@@ -219,15 +213,15 @@ class LockedTable:
         except engine.EngineError as error:
             raise from_engine(error) from None
         if actor == Action.Actor.PERSON:
-            clocks.settle(self.seats[decision["seat"]], match, self._now)
-        self._decided.add(decision["seat"])
+            clocks.settle(self.seats[decision.seat], match, self._now)
+        self._decided.add(decision.seat)
         kind, value = decision_value(decision)
         self._actions.append(
             Action(
                 match_id=match.pk,
                 hand_id=match.current_hand_id,
                 seq=match.next_seq,
-                seat=decision["seat"],
+                seat=decision.seat,
                 kind=kind,
                 value=value,
                 actor=actor,
@@ -243,7 +237,7 @@ class LockedTable:
     def bot_level(self, position: int) -> str | None:
         return bot_level_of(self.seats[position])
 
-    def bot_decision(self, position: int) -> dict:
+    def bot_decision(self, position: int) -> engine.Decision:
         """Return a bot's decision for a seat, made at once (a search bot's pass or moon choice)."""
         level = self.bot_level(position)
         if level is None or level == BotLevel.EASY:
@@ -306,7 +300,7 @@ class LockedTable:
                 self._finish()
                 return
 
-    def _automatic_play(self, position: int) -> tuple[dict | None, str]:
+    def _automatic_play(self, position: int) -> tuple[engine.Decision | None, str]:
         state = self.game
         if self.is_bot(position):
             if self.bot_level(position) in SEARCHING_LEVELS:
@@ -315,10 +309,10 @@ class LockedTable:
         legal = state.legal_plays(position)
         forced = len(legal) == 1 and self.match.auto_play_forced
         if forced and wants_forced_play(self.seats[position].user):
-            return engine.play_decision(position, legal[0]), Action.Actor.FORCED
+            return engine.Play(position, legal[0]), Action.Actor.FORCED
         # Once no heart or Q♠ is left to play, no card can change a score.
         if self.match.auto_finish and not state.points_in_play:
-            return engine.play_decision(position, legal[0]), Action.Actor.PLAYOUT
+            return engine.Play(position, legal[0]), Action.Actor.PLAYOUT
         return None, ""
 
     def _start_next_hand(self) -> None:

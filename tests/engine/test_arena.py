@@ -54,7 +54,7 @@ def test_the_oracle_searches_the_deal_as_it_lies() -> None:
     arena = load_arena()
     from bench.oracle import OracleSearchBot
     from games.engine import Deal, Match, RuleSet
-    from games.engine.sampling import knowledge
+    from games.engine.bots.sampling import knowledge
 
     rules = RuleSet(players=4)
     match = Match.new(rules)

@@ -27,7 +27,7 @@ def play_match(rules: RuleSet, bots, seed: int = 0):
 
         def record(decision, match=match):
             decisions.append(decision)
-            if decision["type"] == "moon":
+            if decision.kind == "moon":
                 asked.append(decision)
 
         play_hand(match, bots, record)
@@ -50,7 +50,7 @@ def test_baseline_bots_play_whole_matches_with_moon_shots(players: int, moon: st
         else:
             assert row.moon_option == moon
     if moon == "ask":
-        assert [d["seat"] for d in asked][:2] == [0, 1]
+        assert [d.seat for d in asked][:2] == [0, 1]
     else:
         assert not asked
     assert replay(rules, deals, decisions) == match
@@ -100,12 +100,12 @@ def test_baseline_bot_ducks_and_sheds() -> None:
     bot = BaselineBot()
     match.play(0, "2C")
     # Seat 1 ducks under the 2♣? It cannot; with the K♣ and low clubs it plays the highest.
-    assert bot.choose(match.view(1))["card"] == "KC"
+    assert str(bot.choose(match.view(1))) == "KC"
     match.play(1, "KC")
     # Seat 2, void in clubs on the first trick, may not shed points: it sheds a high card.
-    choice = bot.choose(match.view(2))["card"]
+    choice = str(bot.choose(match.view(2)))
     assert choice not in ("QS", "2H")
     match.play(2, choice)
     # Seat 3 ducks under the K♣ with the highest club that still loses, keeping the A♣.
     below = [c for c in match.hand(3) if c.suit == "C" and c.rank != "A"]
-    assert bot.choose(match.view(3))["card"] == str(max(below))
+    assert str(bot.choose(match.view(3))) == str(max(below))

@@ -15,13 +15,17 @@ from hypothesis import strategies as st
 
 from games.engine import BaselineBot, Deal, Match, RuleSet, SearchBot
 from games.engine.bots import play_hand
+from games.engine.bots.cancellation_playout import (
+    duck_two_decks,
+    play_out_two_decks,
+    two_deck_scores,
+)
+from games.engine.bots.cancellation_sampling import sample_two_deck_deal, two_deck_knowledge
+from games.engine.bots.sampling import Knowledge, deal_by_flow
+from games.engine.bots.search import distinct_two_deck_plays, two_deck_template
 from games.engine.cancellation import HEARTS2, SUITS2, CancellationMatch, points_of
-from games.engine.cancellation_playout import duck_two_decks, play_out_two_decks, two_deck_scores
-from games.engine.cancellation_sampling import sample_two_deck_deal, two_deck_knowledge
 from games.engine.cards import DECK_SIZE, SUIT_MASKS, TWO_DECKS, code_index, indices_of
-from games.engine.sampling import Knowledge, deal_by_flow
-from games.engine.search import distinct_two_deck_plays, two_deck_template
-from games.engine.state import FINISHED, HAND_OVER, MOON, PLAYING
+from games.engine.phases import FINISHED, HAND_OVER, MOON, PLAYING
 
 from .test_r5_2_cancellation import moon_table, play_trick, table, two_deck_hands
 from .test_search_bot import random_state

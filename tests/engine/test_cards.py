@@ -7,7 +7,7 @@ import pickle
 
 import pytest
 
-from games.engine import CARDS, BadCard, Card, cards_from_mask, mask_of, parse_cards
+from games.engine import ALL_CARDS, CARDS, BadCard, Card, cards_from_mask, mask_of, parse_cards
 
 
 def test_card_text_round_trips_for_all_52() -> None:
@@ -29,7 +29,12 @@ def test_card_attributes_and_display() -> None:
     assert Card.parse("TD").is_red and Card.parse("AH").is_red
     assert not queen.is_red and not Card.parse("2C").is_red
     assert queen.points == 13 and Card.parse("5H").points == 1 and Card.parse("KS").points == 0
-    assert repr(queen) == "Card('QS')"
+    assert repr(queen) == "Card.parse('QS')"
+
+
+@pytest.mark.parametrize("card", ALL_CARDS, ids=str)
+def test_a_cards_repr_rebuilds_it(card: Card) -> None:
+    assert eval(repr(card), {"Card": Card}) == card
 
 
 def test_cards_order_by_suit_then_rank() -> None:

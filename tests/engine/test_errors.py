@@ -48,11 +48,16 @@ def test_bad_decisions_are_refused_and_change_nothing(players: int) -> None:
         ({"type": "play", "seat": 0, "card": hand[0]}, WrongPhase),
         ({"type": "moon", "seat": 0, "option": "add"}, WrongPhase),
     ]
-    for decision, error in bad:
+    for data, error in bad:
+        # A decision's JSON form is read by Decision.from_dict, which refuses a malformed one;
+        # the match refuses a well-formed one it does not allow.
         with pytest.raises(error) as err:
-            match.apply(decision)  # type: ignore[arg-type]
+            match.apply(engine.Decision.from_dict(data))
         assert str(err.value) and err.value.message == str(err.value)
         assert match.snapshot() == before
+    with pytest.raises(BadDecision):
+        match.apply("not a decision")  # type: ignore[arg-type]
+    assert match.snapshot() == before
 
 
 @each_table

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from games.engine import Deal, Match, RuleSet
 from games.engine.bots import random_playout
 from games.engine.cards import ALL_CARDS, cards_from_mask, indices_of
+from games.engine.phases import MOON, PASSING, PLAYING
 from games.engine.rules import PLAYER_RANGES
-from games.engine.state import MOON, PASSING, PLAYING
 
 PROPERTY = settings(max_examples=40, deadline=None, derandomize=True)
 tables = st.sampled_from(

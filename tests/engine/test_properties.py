@@ -9,7 +9,7 @@ from collections.abc import Callable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import Deal, Match, RuleSet, replay
+from games.engine import Deal, Decision, Match, RuleSet, replay
 from games.engine.bots import RandomBot
 
 from .helpers import cards_in
@@ -105,7 +105,8 @@ def test_replay_equals_the_live_state(players, seed, moon) -> None:
     rules = RuleSet(players=players, moon=moon, target=25)
     checkpoints: list[dict] = []
     match, deals, decisions = simulate(rules, seed, lambda m: checkpoints.append(m.snapshot()))
-    again = replay(rules, [d.to_dict() for d in deals], json.loads(json.dumps(decisions)))
+    stored = json.loads(json.dumps([d.to_dict() for d in decisions]))
+    again = replay(rules, [d.to_dict() for d in deals], [Decision.from_dict(d) for d in stored])
     assert again.snapshot() == match.snapshot()
     # Any intermediate snapshot restores to the same state.
     rng = random.Random(seed)

@@ -13,6 +13,7 @@ from games.engine import (
     Card,
     Deal,
     Match,
+    MoonChoice,
     NotYourTurn,
     RuleSet,
     WrongPhase,
@@ -99,7 +100,7 @@ def test_R4_3_moon_shooter_chooses_subtract(players: int) -> None:
 @each_table
 def test_R4_3_moon_shooter_chooses_add(players: int) -> None:
     match = moon_match(players)
-    match.apply({"type": "moon", "seat": 1, "option": "add"})
+    match.apply(MoonChoice(1, "add"))
     assert list(match.sheet[-1].scores) == [0 if s == 1 else 26 for s in range(players)]
     assert match.sheet[-1].moon_option == "add"
 
@@ -164,9 +165,9 @@ def test_R4_6_bot_shooter_takes_the_option_that_wins(players: int) -> None:
     totals = [80] * players
     totals[1] = 60
     match = moon_match(players, totals=totals)
-    assert BaselineBot().choose(match.view(1)) == {"type": "moon", "seat": 1, "option": "add"}
+    assert BaselineBot().choose(match.view(1)) == MoonChoice(1, "add")
     # Adding would end the match with seat 0 lowest; subtracting keeps the shooter in the game.
     totals = [90] * players
     totals[0], totals[1] = 40, 90
     match = moon_match(players, totals=totals)
-    assert BaselineBot().choose(match.view(1))["option"] == "subtract"
+    assert BaselineBot().choose(match.view(1)) == MoonChoice(1, "subtract")

@@ -251,7 +251,7 @@ def test_R5_1_baseline_bot_wins_the_bonus_card_when_last_on_a_pointless_trick() 
     for seat, card in ((0, "5D"), (1, "JD"), (2, "4D")):
         match.play(seat, card)
     decision = BaselineBot().choose(match.view(3))
-    assert decision["card"] == "QD"  # the lowest diamond that takes the J♦
+    assert str(decision) == "QD"  # the lowest diamond that takes the J♦
 
 
 def test_R5_5_bot_shooter_counts_the_bonus_card_in_its_moon_choice() -> None:

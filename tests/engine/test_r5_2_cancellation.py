@@ -20,6 +20,7 @@ from games.engine import (
     Deal,
     IllegalMove,
     Match,
+    Play,
     RandomBot,
     RuleSet,
     SearchBot,
@@ -434,10 +435,10 @@ def test_R5_2_a_plain_name_plays_one_copy(players: int) -> None:
     second = table(players, {1: ["QS2"], 2: ["QS"]})
     assert [str(c) for c in second.hand(1) if c.face_text == "QS"] == ["QS2"]
     assert second.why_illegal(1, "QS") is None
-    second.apply({"type": "play", "seat": 1, "card": "QS"})  # the copy it holds
+    second.apply(Play(1, Card.parse("QS")))  # the copy it holds
     assert str(second.public_view().trick[0].card) == "QS2"
     unchecked = table(players, {1: ["QS2"], 2: ["QS"]})
-    unchecked.apply_unchecked({"type": "play", "seat": 1, "card": "QS"})
+    unchecked.apply_unchecked(Play(1, Card.parse("QS")))
     assert unchecked.public_view() == second.public_view()
 
 

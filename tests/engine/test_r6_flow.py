@@ -11,6 +11,7 @@ from games.engine import (
     BadDeal,
     BadSnapshot,
     Deal,
+    Decision,
     Match,
     NotYourTurn,
     RuleSet,
@@ -66,7 +67,7 @@ def test_R6_1_each_hand_deals_passes_plays_and_scores(players: int) -> None:
 
 def test_R6_1_four_player_hold_hand_skips_the_pass() -> None:
     _, _, decisions = recorded_match(4, 4)
-    kinds = [d["type"] for d in decisions]
+    kinds = [d.kind for d in decisions]
     assert kinds.count("pass") == 3 * 4  # hands 1-3 pass, hand 4 holds
     assert kinds[-52:] == ["play"] * 52
 
@@ -87,7 +88,8 @@ def test_R6_2_same_seed_same_deal(players: int) -> None:
 @each_table
 def test_R6_2_same_deal_and_decisions_reproduce_the_game(players: int) -> None:
     match, deals, decisions = recorded_match(players, 3)
-    again = replay(match.rules, deals, json.loads(json.dumps(decisions)))
+    stored = json.loads(json.dumps([d.to_dict() for d in decisions]))
+    again = replay(match.rules, deals, [Decision.from_dict(d) for d in stored])
     assert again.snapshot() == match.snapshot()
     assert again == match
     trusted = replay(match.rules, [d.to_dict() for d in deals], decisions, checked=False)
@@ -192,7 +194,7 @@ def test_R6_3_views_list_legal_plays_and_reasons(players: int) -> None:
     assert all("turn" in o.reason for o in waiting.options)
     with pytest.raises(NotYourTurn):
         match.play((seat + 1) % players, waiting.hand[0])
-    assert play_decision(seat, view.legal[0]) == {
+    assert play_decision(seat, view.legal[0]).to_dict() == {
         "type": "play",
         "seat": seat,
         "card": str(view.legal[0]),

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from games import engine
-from games.engine import shuffle
-from games.engine.match_record import (
+from games.engine.records import shuffle
+from games.engine.records.match_record import (
     CHECKED,
     FAILED,
     FORMAT,
@@ -27,20 +27,11 @@ from games.engine.match_record import (
     check,
     from_json,
 )
-from games.engine.replay_check import main
-from games.engine.verify import BAD_INPUT, MISMATCH, OK
+from games.engine.records.replay_check import main
+from games.engine.records.verify import BAD_INPUT, MISMATCH, OK
 
 SECRET = "0123456789abcdef" * 4
 BOT = engine.BaselineBot()
-
-
-def _text(decision: dict[str, Any]) -> dict[str, Any]:
-    out = dict(decision)
-    if "cards" in out:
-        out["cards"] = [str(card) for card in out["cards"]]
-    if "card" in out:
-        out["card"] = str(out["card"])
-    return out
 
 
 def played_record(rules: engine.RuleSet, secret: str = SECRET) -> dict[str, Any]:
@@ -56,9 +47,9 @@ def played_record(rules: engine.RuleSet, secret: str = SECRET) -> dict[str, Any]
             if game.phase == engine.MOON:
                 decision = engine.moon_decision(game.to_act()[0], "add")
             else:
-                decision = _text(BOT.choose(game.view(game.to_act()[0])))
+                decision = BOT.choose(game.view(game.to_act()[0]))
             game.apply(decision)
-            decisions.append({**decision, "by": "bot"})
+            decisions.append({**decision.to_dict(), "by": "bot"})
         hands.append(
             {
                 "number": number,
@@ -295,7 +286,7 @@ def test_python_dash_m_runs_it_and_reads_standard_input(record, command) -> None
 
 
 def test_the_command_module_leaves_the_engines_replay_function_alone() -> None:
-    import games.engine.replay_check  # noqa: F401
+    import games.engine.records.replay_check  # noqa: F401
 
     assert callable(engine.replay) and engine.replay.__module__ == "games.engine.record"
     assert FAILED == "failed"

@@ -8,10 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import Deal, Match, RuleSet
+from games.engine.bots.passing import choose_pass, is_moon_hand, spade_cover
+from games.engine.bots.sampling import _flow_sample, knowledge, sample_hands
 from games.engine.cards import HEARTS_MASK, QS_MASK, SUIT_MASKS, mask_of
-from games.engine.passing import choose_pass, is_moon_hand, spade_cover
-from games.engine.sampling import _flow_sample, knowledge, sample_hands
-from games.engine.state import PLAYING
+from games.engine.phases import PLAYING
 
 from .test_search_bot import random_state
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from games.engine import Deal, RuleSet
-from games.engine.shuffle import (
+from games.engine.records.shuffle import (
     BadRecord,
     Record,
     bot_seed,
@@ -22,7 +22,7 @@ from games.engine.shuffle import (
     to_json,
     verify,
 )
-from games.engine.verify import BAD_INPUT, MISMATCH, OK, main
+from games.engine.records.verify import BAD_INPUT, MISMATCH, OK, main
 
 SECRET = "0123456789abcdef" * 4
 OTHER = "fedcba9876543210" * 4

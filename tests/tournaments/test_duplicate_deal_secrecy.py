@@ -65,7 +65,7 @@ def move_once(match: Match) -> bool:
         return False
     seat = match.seats.filter(to_act=True, user__isnull=False, resigned=False).first()
     state = engine.Match.from_snapshot(match.snapshot)
-    decision = BOT.choose(state.view(seat.position))
+    decision = BOT.choose(state.view(seat.position)).to_dict()
     client = client_for(seat.user)
     url = reverse(ROUTES[decision["type"]], args=[match.pk])
     data: dict = {"version": match.version}

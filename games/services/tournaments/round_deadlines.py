@@ -30,7 +30,7 @@ from django.db import transaction
 from django.dispatch import Signal
 from django.utils.translation import gettext, gettext_lazy
 
-from games import clock
+from games import clock, engine
 from games.models import (
     Action,
     Match,
@@ -125,7 +125,9 @@ def set_deadline(round_id: int, deadline: datetime | None) -> Round:
 # ----- finishing a match, one decision at a time -----
 
 
-def _decide_for_person(match_id: int, version: int, position: int, decision: dict) -> None:
+def _decide_for_person(
+    match_id: int, version: int, position: int, decision: engine.Decision
+) -> None:
     """Apply the bot's decision for a person's seat if the table is as the bot saw it."""
     with write_transaction():
         table = LockedTable.lock(match_id)

@@ -1,12 +1,12 @@
-"""Bots: each sees only its seat's view and answers with a decision value."""
+"""Bots: each sees only its seat's view and answers with a `Decision` (decisions.py)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
-from .cards import (
+from ..cards import (
     ALL_CARDS,
     CARDS,
     HEARTS_MASK,
@@ -16,19 +16,19 @@ from .cards import (
     SUIT_MASKS,
     indices_of,
 )
-from .errors import WrongPhase
-from .record import moon_decision, pass_decision, play_decision
-from .scoring import hand_scores
-from .state import MOON, PASSING, PLAYING, Match
-from .views import SeatView
+from ..decisions import Decision, MoonChoice, Play, pass_of
+from ..errors import WrongPhase
+from ..scoring import hand_scores
+from ..state import MOON, PASSING, PLAYING, Match
+from ..views import SeatView
 
 HIGH_SPADES = QS_MASK | QS_MASK << 1 | QS_MASK << 2  # Q♠ K♠ A♠
 
 
 class Bot(Protocol):
-    """Anything that turns a seat's view into a decision value."""
+    """Anything that turns a seat's view into a decision."""
 
-    def choose(self, view: SeatView) -> dict[str, Any]: ...
+    def choose(self, view: SeatView) -> Decision: ...
 
 
 def _top(mask: int) -> int:
@@ -67,16 +67,16 @@ def moon_choice(view: SeatView) -> str:
 class BaselineBot:
     """A simple, always-legal player: pass danger, duck under the winner, shed danger when void."""
 
-    def choose(self, view: SeatView) -> dict[str, Any]:
+    def choose(self, view: SeatView) -> Decision:
         """Return this bot's decision for its seat's view."""
         if view.phase == PASSING:
-            return pass_decision(view.seat, self.choose_pass(view))
+            return pass_of(view.seat, self.choose_pass(view))
         if view.phase == MOON:
-            return moon_decision(view.seat, moon_choice(view))
+            return MoonChoice(view.seat, moon_choice(view))
         if view.phase == PLAYING and view.my_turn:
             if view.rules.two_decks:
-                return play_decision(view.seat, ALL_CARDS[choose_two_deck_play(view)])
-            return play_decision(view.seat, CARDS[self.choose_play(view)])
+                return Play(view.seat, ALL_CARDS[choose_two_deck_play(view)])
+            return Play(view.seat, CARDS[self.choose_play(view)])
         raise WrongPhase("There is nothing for this seat to decide now")
 
     def choose_pass(self, view: SeatView) -> list[str]:
@@ -194,21 +194,21 @@ class RandomBot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: SeatView) -> dict[str, Any]:
+    def choose(self, view: SeatView) -> Decision:
         """Return a uniformly random legal decision for the seat's view."""
         if view.phase == PASSING:
-            return pass_decision(view.seat, self.rng.sample(view.hand, 3))
+            return pass_of(view.seat, self.rng.sample(view.hand, 3))
         if view.phase == MOON:
-            return moon_decision(view.seat, self.rng.choice(("subtract", "add")))
+            return MoonChoice(view.seat, self.rng.choice(("subtract", "add")))
         if view.phase == PLAYING and view.my_turn:
-            return play_decision(view.seat, self.rng.choice(view.legal))
+            return Play(view.seat, self.rng.choice(view.legal))
         raise WrongPhase("There is nothing for this seat to decide now")
 
 
 def play_hand(
     match: Match,
     bots: Sequence[Bot],
-    on_decision: Callable[[dict[str, Any]], None] | None = None,
+    on_decision: Callable[[Decision], None] | None = None,
 ) -> None:
     """Let the bots decide, each from its own view, until the current hand is scored."""
     while match.phase in (PASSING, PLAYING, MOON):

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .cards import DECK_SIZE, FULL_DECK, HEARTS_MASK, QS_INDEX, QS_MASK
+from ..cards import DECK_SIZE, FULL_DECK, HEARTS_MASK, QS_INDEX, QS_MASK
+from ..state import MOON, PLAYING, Match
 from .playout import HIGH_SPADES, NOISE, NOT_QS, high_rank, low_rank, moon_option
-from .state import MOON, PLAYING, Match
 
 
 def faces(mask: int) -> int:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .cards import HEARTS_MASK, POINTS_MASK, QS_INDEX, QS_MASK, SUIT_MASKS
-from .rules import RuleSet
-from .scoring import hand_scores as scores_after
-from .state import PLAYING, Match
+from ..cards import HEARTS_MASK, POINTS_MASK, QS_INDEX, QS_MASK, SUIT_MASKS
+from ..rules import RuleSet
+from ..scoring import hand_scores as scores_after
+from ..state import PLAYING, Match
 
 HIGH_SPADES = QS_MASK | QS_MASK << 1 | QS_MASK << 2  # Q♠ K♠ A♠
 NOT_QS = ~QS_MASK

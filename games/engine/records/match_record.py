@@ -38,11 +38,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .deal import Deal
-from .errors import EngineError
-from .rules import RuleSet
+from ..deal import Deal
+from ..decisions import Decision
+from ..errors import EngineError
+from ..rules import RuleSet
+from ..state import FINISHED, HAND_OVER, Match, ScoreRow
 from .shuffle import BadRecord, Record, verify
-from .state import FINISHED, HAND_OVER, Match, ScoreRow
 
 FORMAT = "hearts-match-record/1"
 
@@ -309,7 +310,7 @@ def _replay_hand(game: Match, hand: HandEntry, deal: Deal) -> str:
         if game.phase in (HAND_OVER, FINISHED):
             raise _Failed(f"{said}: the hand is already over")
         try:
-            game.apply(_engine_decision(decision))  # type: ignore[arg-type]
+            game.apply(Decision.from_dict(_engine_decision(decision)))
         except EngineError as error:
             raise _Failed(f"{said}: {_why(error)}") from None
     over = game.phase in (HAND_OVER, FINISHED)

@@ -7,7 +7,7 @@ three worst go, and the score is recomputed after each pick so a short suit is p
 
 from __future__ import annotations
 
-from .cards import HEARTS_MASK, QS_INDEX, QS_MASK, SUIT_MASKS, indices_of
+from ..cards import HEARTS_MASK, QS_INDEX, QS_MASK, SUIT_MASKS, indices_of
 
 SPADES_MASK = SUIT_MASKS[3]
 AS_KS = QS_MASK << 1 | QS_MASK << 2

@@ -11,8 +11,8 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .cards import BITS, HEARTS_MASK, POINTS_MASK, QS_INDEX, QS_MASK, SUIT_MASKS, indices_of
-from .views import PlayedCard, SeatView
+from ..cards import BITS, HEARTS_MASK, POINTS_MASK, QS_INDEX, QS_MASK, SUIT_MASKS, indices_of
+from ..views import PlayedCard, SeatView
 
 AS_KS_MASK = QS_MASK << 1 | QS_MASK << 2
 # How much likelier a seat that showed no Q♠ when it could safely drop it is to lack it: a seat

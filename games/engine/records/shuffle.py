@@ -14,7 +14,7 @@ once no deal it gives is still in play. Everything is SHA-256 over ASCII text:
 A 256-bit secret cannot be found from its commitment by trying secrets, as a 62-bit seed
 could; each prefix keeps one use of the secret from standing in for another. `verify`
 rebuilds every deal of a match's record and compares it with the deal played; the command
-line for it is `python -m games.engine.verify FILE` (`games/engine/verify.py`).
+line for it is `python -m games.engine.verify FILE` (`games/engine/records/verify.py`).
 
 Only this module's functions and the engine's public API (`RuleSet`, `Deal`) are used, so any
 copy of the engine can check a match.
@@ -27,9 +27,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .deal import Deal
-from .errors import EngineError
-from .rules import RuleSet
+from ..deal import Deal
+from ..errors import EngineError
+from ..rules import RuleSet
 
 SECRET_BYTES = 32
 COMMITMENT_PREFIX = "hearts-commitment:"

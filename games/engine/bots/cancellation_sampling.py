@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import random
 
-from .cancellation import HEARTS2, POINTS2, SUITS2
-from .cards import DECK_SIZE, HEARTS, TWO_DECKS
+from ..cancellation import HEARTS2, POINTS2, SUITS2
+from ..cards import DECK_SIZE, HEARTS, TWO_DECKS
+from ..views import SeatView
 from .sampling import Knowledge, deal_by_flow, deal_by_suit
-from .views import SeatView
 
 # Random attempts before the flow (about 0.2 ms each at two decks, the flow 0.5 ms). Fewer than
 # the one-deck SAMPLE_TRIES: late in a hand with many voids shown, random draws can fail nearly

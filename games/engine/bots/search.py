@@ -12,21 +12,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
+from ..cancellation import NOT_WON, POINTS2, SUITS2, CancellationMatch
+from ..cards import ALL_CARDS, CARDS, DECK_SIZE, POINTS_MASK, QS_INDEX, indices_of, mask_of
+from ..decisions import Decision, MoonChoice, Play, pass_of
+from ..errors import WrongPhase
+from ..rules import RuleSet
+from ..state import MOON, PASSING, PLAYING, Match
+from ..views import SeatView
 from .bots import BaselineBot, Bot, moon_choice
-from .cancellation import NOT_WON, POINTS2, SUITS2, CancellationMatch
 from .cancellation_playout import copy_held, faces, play_out_two_decks, two_deck_scores
 from .cancellation_sampling import sample_two_deck_deal, two_deck_knowledge
-from .cards import ALL_CARDS, CARDS, DECK_SIZE, POINTS_MASK, QS_INDEX, indices_of, mask_of
-from .errors import WrongPhase
 from .passing import choose_pass
 from .playout import NOISE, hand_scores, play_out
-from .record import moon_decision, pass_decision, play_decision
-from .rules import RuleSet
 from .sampling import Knowledge, knowledge, sample_hands
-from .state import MOON, PASSING, PLAYING, Match
-from .views import SeatView
 
 # How many points a better match placement is worth against points in this hand, when the
 # hand can end the match: finishing first rather than last outweighs nearly any hand.
@@ -229,7 +229,7 @@ class SearchBot:
         self.moon_dread = moon_dread
         self.last_playouts = 0  # playouts run by the latest decision
 
-    def choose(self, view: SeatView) -> dict[str, Any]:
+    def choose(self, view: SeatView) -> Decision:
         """Return this bot's decision for its seat's view.
 
         Omnibus is searched with its bonus card counted in every outcome (R5.1); Cancellation
@@ -239,11 +239,11 @@ class SearchBot:
             if not self.plan_pass:
                 return BaselineBot().choose(view)
             mask = choose_pass(view.hand_mask, view.rules.hand_size)
-            return pass_decision(view.seat, [CARDS[i] for i in indices_of(mask)])
+            return pass_of(view.seat, [CARDS[i] for i in indices_of(mask)])
         if view.phase == MOON and view.shooter == view.seat:
-            return moon_decision(view.seat, moon_choice(view))
+            return MoonChoice(view.seat, moon_choice(view))
         if view.phase == PLAYING and view.my_turn:
-            return play_decision(view.seat, ALL_CARDS[self.choose_play(view)])
+            return Play(view.seat, ALL_CARDS[self.choose_play(view)])
         raise WrongPhase("There is nothing for this seat to decide now")
 
     def choose_play(self, view: SeatView) -> int:
