@@ -15,15 +15,13 @@ from django.utils.translation import gettext_lazy as _
 
 from games import engine
 from games.models.matches import (
-    MAX_BANK_SECONDS,
-    MAX_DECISION_SECONDS,
-    MIN_DECISION_SECONDS,
     BonusCard,
     Match,
     MoonOption,
     Variant,
 )
 from games.models.profiles import display_name_of
+from games.models.time_control import TimeControl
 
 
 class TournamentStatus(models.TextChoices):
@@ -33,7 +31,7 @@ class TournamentStatus(models.TextChoices):
     FINISHED = "finished", _("Finished")
 
 
-class Tournament(models.Model):
+class Tournament(TimeControl):
     """A tournament: who plays, how tables are formed, and how long each round's matches last."""
 
     name = models.CharField(max_length=100)
@@ -92,29 +90,8 @@ class Tournament(models.Model):
         default=True,
         help_text=_("Every table of the same size in a round plays the same deals, seat for seat."),
     )
-    # The time control of every table's match (games/services/clocks.py), as in the lobby.
-    decision_seconds = models.PositiveIntegerField(
-        "time for each decision",
-        null=True,
-        blank=True,
-        validators=[
-            MinValueValidator(MIN_DECISION_SECONDS),
-            MaxValueValidator(MAX_DECISION_SECONDS),
-        ],
-        help_text=_("Seconds allowed for each decision (1 minute to 14 days); empty: untimed."),
-    )
-    bank_seconds = models.PositiveIntegerField(
-        default=0,
-        validators=[MaxValueValidator(MAX_BANK_SECONDS)],
-        help_text=_("Each seat's bank of extra time, in seconds, and the most it may hold."),
-    )
-    timeouts_to_leave = models.PositiveSmallIntegerField(
-        default=2,
-        validators=[MinValueValidator(1), MaxValueValidator(10)],
-        help_text=_(
-            "Timeouts in a row after which a bot plays the seat for the rest of the match."
-        ),
-    )
+    # The time control of every table's match (games/services/clocks.py), as in the lobby,
+    # comes from `TimeControl`; only vacations differ: off unless staff allow them.
     allow_vacation = models.BooleanField(
         default=False,
         help_text=_(
@@ -158,10 +135,6 @@ class Tournament(models.Model):
             variant=str(self.variant),
             bonus_card=str(self.bonus_card),
         )
-
-    @property
-    def is_timed(self) -> bool:
-        return self.decision_seconds is not None
 
     @property
     def length_words(self) -> str:
