@@ -6,14 +6,12 @@ sits where, and the total it finished with once the round is closed. The service
 """
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games import engine
 from games.models.matches import (
     BonusCard,
     Match,
@@ -110,31 +108,6 @@ class Tournament(TimeControl):
 
     def get_absolute_url(self) -> str:
         return reverse("tournament", args=[self.slug])
-
-    def clean(self) -> None:
-        """Refuse a game, table size or match length the engine would refuse."""
-        if self.variant in Variant.values:
-            try:
-                engine.check_players(self.table_size, str(self.variant))
-            except engine.BadRules as error:
-                raise ValidationError({"table_size": error.message}) from None
-        try:
-            self.rule_set(self.table_size)
-        except engine.BadRules as error:
-            # With the table size checked above, R5.1 can only be the bonus card's.
-            fields = {"R4.7": "hands", "R5.1": "bonus_card", "R5": "variant"}
-            raise ValidationError({fields.get(error.rule or "", "target"): error.message}) from None
-
-    def rule_set(self, players: int) -> engine.RuleSet:
-        """Return the rules of this tournament's matches at a table of `players`."""
-        return engine.RuleSet(
-            players=players,
-            target=self.target,
-            moon=self.moon,
-            hands=self.hands,
-            variant=str(self.variant),
-            bonus_card=str(self.bonus_card),
-        )
 
     @property
     def length_words(self) -> str:
