@@ -1,7 +1,6 @@
 """Forms for creating a match, for the small actions taken at the table, and for the
 query parameters pages read: every value a request brings goes through one of them."""
 
-import re
 from typing import Any
 
 from django import forms
@@ -11,9 +10,9 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games import engine, services
-from games.models import BonusCard, BotLevel, MoonOption, Variant
-from games.models.matches import MAX_BANK_SECONDS
-from games.services import clocks
+from games.form_fields import WholeNumberField
+from games.match_settings_form import MatchSettingsFields
+from games.models import BonusCard, BotLevel, Variant
 
 SEAT_COUNTS = range(3, 11)  # every table size some game allows (3 to 7; 5 to 10 with two decks)
 
@@ -24,36 +23,12 @@ def _players_words(n: int) -> str:
 
 # Put in words when drawn, in the language of the page (the choices are made at import).
 PLAYER_CHOICES = [(n, lazy(_players_words, str)(n)) for n in SEAT_COUNTS]
-# What makes each game, beside its name in the lobby's choice of game.
-VARIANT_SUMMARIES = {
-    Variant.STANDARD: _("one deck, 3 to 7 players"),
-    Variant.OMNIBUS: _("a bonus card worth −10 to whoever takes it, 3 to 7 players"),
-    Variant.CANCELLATION: _("two decks, identical cards cancel, 5 to 10 players"),
-}
-VARIANT_CHOICES = [(v.value, format_lazy("{}: {}", v.label, VARIANT_SUMMARIES[v])) for v in Variant]
 MOST_BOTS = SEAT_COUNTS[-1] - 1
 MOON_REFUSAL = _("Choose to subtract 26 from your score or add 26 to everyone else's.")
 LEVEL_HELP = _(
     "Easy plays at once by simple rules; normal and strong think ahead over the cards they "
     "cannot see (strong longer, and harder to beat). Only as many as there are bot seats count."
 )
-
-
-ASCII_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
-
-
-class WholeNumberField(forms.IntegerField):
-    """A whole number written in ASCII digits, the only digits the site's pages send.
-
-    Python's `int()` also reads other scripts' digits ("٣" is 3, "１" is 1) and refuses the
-    superscripts `str.isdigit()` lets through ("²"): neither is a number a page offered.
-    """
-
-    def to_python(self, value: Any) -> int | None:
-        text = str(value).strip() if value is not None else ""
-        if text and not ASCII_WHOLE_NUMBER.fullmatch(text):
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-        return super().to_python(text)
 
 
 class BotLevelsWidget(forms.MultiWidget):
@@ -96,51 +71,22 @@ class BotLevelsField(forms.MultiValueField):
         return tuple(value or BotLevel.NORMAL for value in values)
 
 
-class CreateMatchForm(forms.Form):
-    """What a player chooses when opening a new match (R1.1, R4.3, R4.5, R4.7)."""
+class CreateMatchForm(MatchSettingsFields, forms.Form):
+    """What a player chooses when opening a new match (R1.1, R4.3, R4.5, R4.7): the settings
+    every match has (`MatchSettingsFields`), and the seats, privacy and rating of this one."""
 
-    variant = forms.ChoiceField(
-        label=_("Game"),
-        choices=VARIANT_CHOICES,
-        initial=Variant.STANDARD,
-        required=False,  # left out: the standard game
-        error_messages={"invalid_choice": _("Choose Standard, Omnibus or Cancellation Hearts.")},
-    )
-    bonus_card = forms.ChoiceField(
-        label=_("Bonus card (Omnibus Hearts only)"),
-        choices=BonusCard.choices,
-        initial=BonusCard.JD,
-        required=False,
-        help_text=_("Whoever takes it scores −10."),
-        error_messages={"invalid_choice": _("The bonus card is the J♦ or the 10♦.")},
-    )
+    # The lobby's order, the settings among the lobby's own choices.
+    field_order = [
+        "variant", "bonus_card", "players", "target", "hands", "moon", "bots", "bot_levels",
+        "private", "auto_finish", "decision_seconds", "bank", "rated", "allow_vacation",
+    ]  # fmt: skip
+
     players = forms.TypedChoiceField(
         label=_("Players"),
         choices=PLAYER_CHOICES,
         coerce=int,
         initial=4,
         error_messages={"invalid_choice": _("Choose from 3 to 10 players.")},
-    )
-    target = WholeNumberField(
-        label=_("Target score"),
-        min_value=25,
-        max_value=500,
-        initial=100,
-        help_text=_("The match ends when someone reaches it; 50 is a sensible minimum."),
-    )
-    hands = WholeNumberField(
-        label=_("Fixed number of hands"),
-        min_value=0,
-        max_value=50,
-        initial=0,
-        required=False,
-        help_text=_(
-            "0 plays to the target score. 1 to 50 ends the match after exactly that many hands, "
-            "whatever the totals; the lowest total wins."
-        ),
-    )
-    moon = forms.ChoiceField(
-        label=_("Shooting the moon"), choices=MoonOption.choices, initial=MoonOption.ASK
     )
     bots = WholeNumberField(
         label=_("Seats filled by bots"),
@@ -161,35 +107,6 @@ class CreateMatchForm(forms.Form):
     auto_finish = forms.BooleanField(
         label=_("Play out a hand once no points are left"), required=False, initial=True
     )
-    decision_seconds = forms.TypedChoiceField(
-        label=_("Time for each decision"),
-        choices=[("", _("Untimed")), *clocks.DECISION_PRESETS],
-        coerce=int,
-        empty_value=None,
-        required=False,
-        initial=str(86400),
-        help_text=_(
-            "When it runs out, a bot makes that one decision; after two in a row, a bot takes "
-            "the seat for the rest of the match."
-        ),
-        error_messages={"invalid_choice": _("Choose one of the times offered, or untimed.")},
-    )
-    bank = forms.TypedChoiceField(
-        label=_("Bank of extra time for each player"),
-        choices=clocks.BANK_PRESETS,
-        coerce=int,
-        empty_value=0,  # type: ignore[arg-type]  # any value may stand for "no choice"
-        required=False,
-        initial=1,
-        # The limit is stated beside the choice, and `options` keeps to it (see there).
-        help_text=format_lazy(
-            "{} {}",
-            _("Spent when a decision takes longer; a quarter of any unused time flows back."),
-            _("A bank of time holds at most 30 days."),
-        ),
-        error_messages={"invalid_choice": _("Choose one of the banks offered.")},
-    )
-
     rated = forms.BooleanField(
         label=_("Rated: the result moves the ratings"),
         required=False,
@@ -198,12 +115,6 @@ class CreateMatchForm(forms.Form):
             "Leave it unticked for a casual match that counts in statistics only. A private "
             "match is never rated, and counts in no statistics."
         ),
-    )
-    allow_vacation = forms.BooleanField(
-        label=_("Stop a player's clock while they are on vacation"),
-        required=False,
-        initial=True,
-        help_text=_("Players earn vacation days by playing; see the profile page."),
     )
 
     def clean(self) -> dict[str, Any]:
@@ -232,20 +143,11 @@ class CreateMatchForm(forms.Form):
         """Return the cleaned choices as the service's options."""
         data = self.cleaned_data
         return services.MatchOptions(
+            **self.settings(),
             players=data["players"],
-            variant=data["variant"],
-            bonus_card=data["bonus_card"],
-            target=data["target"],
-            hands=data["hands"] or 0,
-            moon=data["moon"],
             bots=data["bots"],
             private=data["private"],
             auto_finish=data["auto_finish"],
-            decision_seconds=data["decision_seconds"],
-            # Every pair offered is taken: three more allowances of 14 days would be 42 days,
-            # beyond what a bank holds, so the bank is the most it may hold (as the field says).
-            bank_seconds=min((data["decision_seconds"] or 0) * data["bank"], MAX_BANK_SECONDS),
-            allow_vacation=data["allow_vacation"],
             rated=data["rated"],
             bot_levels=tuple(data["bot_levels"] or ())[: data["bots"]],
         )

@@ -24,10 +24,9 @@ from games.models import (
     TournamentStatus,
 )
 from games.round_deadline_tasks import finish_round_at_deadline
-from games.services import timeouts
+from games.services import MatchOptions, timeouts
 from games.services import tournaments as tours
 from games.services.tournaments import round_deadlines
-from games.services.tournaments.rounds import match_options
 from tests.factories import client_for
 from tests.notify_helpers import run_due_tasks
 from tests.test_services_concurrency import race
@@ -85,12 +84,12 @@ def test_every_table_of_a_round_gets_the_tournaments_time_control(running):
 @pytest.mark.parametrize("allowed", [False, True])
 def test_every_table_follows_the_tournaments_vacation_rule(db, allowed):
     tournament = make_tournament(hands=1, decision_seconds=3600, allow_vacation=allowed)
-    assert match_options(tournament).allow_vacation is allowed
+    assert MatchOptions.of_tournament(tournament).allow_vacation is allowed
 
 
 def test_an_untimed_tournament_has_untimed_tables(db, staff):
     tournament = make_tournament(hands=1)
-    assert match_options(tournament).decision_seconds is None
+    assert MatchOptions.of_tournament(tournament).decision_seconds is None
     enter(tournament, make_players(4))
     tours.seat_next_round(tournament.pk)
     round_ = tours.start_round(tournament.pk, staff)

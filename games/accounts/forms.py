@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import names
 from games.accounts.names import clean_display_name
-from games.forms import WholeNumberField
+from games.form_fields import WholeNumberField
 from games.languages import language_choices
 from games.models import NotificationSettings, Profile
 from games.services import vacations

@@ -8,7 +8,6 @@ move can be checked against the table they saw.
 import secrets
 
 from django.conf import settings
-from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext, ngettext
@@ -16,10 +15,12 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import Decision, RuleSet
 from games.models.profiles import display_name_of
-
-MIN_DECISION_SECONDS = 60
-MAX_DECISION_SECONDS = 14 * 86400
-MAX_BANK_SECONDS = 30 * 86400
+from games.models.time_control import (  # noqa: F401  (the limits are imported from here too)
+    MAX_BANK_SECONDS,
+    MAX_DECISION_SECONDS,
+    MIN_DECISION_SECONDS,
+    TimeControl,
+)
 
 
 def new_invite_code() -> str:
@@ -56,7 +57,7 @@ class MoonOption(models.TextChoices):
     ADD = "add", _("Always add 26 (52 with two decks) to everyone else")
 
 
-class Match(models.Model):
+class Match(TimeControl):
     """A match of Hearts: its rules, its seats, and the engine state after the last move."""
 
     created_by = models.ForeignKey(
@@ -104,34 +105,8 @@ class Match(models.Model):
     # made in the background (games/services/bot_turns.py); a sweep moves any table left
     # waiting too long. None while a person, or nobody, is to act.
     bots_due_since = models.DateTimeField(null=True, blank=True)
-    # The time control (games/services/clocks.py): seconds allowed for each decision, or None
-    # for an untimed match; each seat's bank of extra time, which unused time tops up; and
-    # how many timeouts in a row hand a seat to a bot for the rest of the match.
-    decision_seconds = models.PositiveIntegerField(
-        null=True,
-        blank=True,
-        validators=[
-            MinValueValidator(MIN_DECISION_SECONDS),
-            MaxValueValidator(MAX_DECISION_SECONDS),
-        ],
-        help_text=_("Seconds allowed for each decision (1 minute to 14 days); empty: untimed."),
-    )
-    bank_seconds = models.PositiveIntegerField(
-        default=0,
-        validators=[MaxValueValidator(MAX_BANK_SECONDS)],
-        help_text=_("Each seat's bank of extra time, in seconds, and the most it may hold."),
-    )
-    timeouts_to_leave = models.PositiveSmallIntegerField(
-        default=2,
-        validators=[MinValueValidator(1), MaxValueValidator(10)],
-        help_text=_(
-            "Timeouts in a row after which a bot plays the seat for the rest of the match."
-        ),
-    )
-    # Whether a player on vacation (games/services/vacations.py) stops their clock here.
-    allow_vacation = models.BooleanField(
-        default=True, help_text=_("A player on vacation has their clock stopped in this match.")
-    )
+    # The time control (decision_seconds, bank_seconds, timeouts_to_leave, allow_vacation)
+    # comes from `TimeControl`.
     # When an open match that never filled was given up (games/services/stalled.py).
     expired_at = models.DateTimeField(null=True, blank=True)
     # Shuffles anyone can verify (`games/engine/records/shuffle.py`): each hand's deal comes
@@ -228,10 +203,6 @@ class Match(models.Model):
     def has_secret(self) -> bool:
         """Say whether the match's deals come from a committed secret (they can be verified)."""
         return bool(self.secret)
-
-    @property
-    def is_timed(self) -> bool:
-        return self.decision_seconds is not None
 
     @property
     def decision_due(self) -> str:

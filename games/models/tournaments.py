@@ -6,24 +6,20 @@ sits where, and the total it finished with once the round is closed. The service
 """
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games import engine
 from games.models.matches import (
-    MAX_BANK_SECONDS,
-    MAX_DECISION_SECONDS,
-    MIN_DECISION_SECONDS,
     BonusCard,
     Match,
     MoonOption,
     Variant,
 )
 from games.models.profiles import display_name_of
+from games.models.time_control import TimeControl
 
 
 class TournamentStatus(models.TextChoices):
@@ -33,7 +29,7 @@ class TournamentStatus(models.TextChoices):
     FINISHED = "finished", _("Finished")
 
 
-class Tournament(models.Model):
+class Tournament(TimeControl):
     """A tournament: who plays, how tables are formed, and how long each round's matches last."""
 
     name = models.CharField(max_length=100)
@@ -92,29 +88,8 @@ class Tournament(models.Model):
         default=True,
         help_text=_("Every table of the same size in a round plays the same deals, seat for seat."),
     )
-    # The time control of every table's match (games/services/clocks.py), as in the lobby.
-    decision_seconds = models.PositiveIntegerField(
-        "time for each decision",
-        null=True,
-        blank=True,
-        validators=[
-            MinValueValidator(MIN_DECISION_SECONDS),
-            MaxValueValidator(MAX_DECISION_SECONDS),
-        ],
-        help_text=_("Seconds allowed for each decision (1 minute to 14 days); empty: untimed."),
-    )
-    bank_seconds = models.PositiveIntegerField(
-        default=0,
-        validators=[MaxValueValidator(MAX_BANK_SECONDS)],
-        help_text=_("Each seat's bank of extra time, in seconds, and the most it may hold."),
-    )
-    timeouts_to_leave = models.PositiveSmallIntegerField(
-        default=2,
-        validators=[MinValueValidator(1), MaxValueValidator(10)],
-        help_text=_(
-            "Timeouts in a row after which a bot plays the seat for the rest of the match."
-        ),
-    )
+    # The time control of every table's match (games/services/clocks.py), as in the lobby,
+    # comes from `TimeControl`; only vacations differ: off unless staff allow them.
     allow_vacation = models.BooleanField(
         default=False,
         help_text=_(
@@ -133,35 +108,6 @@ class Tournament(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("tournament", args=[self.slug])
-
-    def clean(self) -> None:
-        """Refuse a game, table size or match length the engine would refuse."""
-        if self.variant in Variant.values:
-            try:
-                engine.check_players(self.table_size, str(self.variant))
-            except engine.BadRules as error:
-                raise ValidationError({"table_size": error.message}) from None
-        try:
-            self.rule_set(self.table_size)
-        except engine.BadRules as error:
-            # With the table size checked above, R5.1 can only be the bonus card's.
-            fields = {"R4.7": "hands", "R5.1": "bonus_card", "R5": "variant"}
-            raise ValidationError({fields.get(error.rule or "", "target"): error.message}) from None
-
-    def rule_set(self, players: int) -> engine.RuleSet:
-        """Return the rules of this tournament's matches at a table of `players`."""
-        return engine.RuleSet(
-            players=players,
-            target=self.target,
-            moon=self.moon,
-            hands=self.hands,
-            variant=str(self.variant),
-            bonus_card=str(self.bonus_card),
-        )
-
-    @property
-    def is_timed(self) -> bool:
-        return self.decision_seconds is not None
 
     @property
     def length_words(self) -> str:

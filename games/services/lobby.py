@@ -2,49 +2,20 @@
 
 import secrets
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext
 
-from games import engine
 from games.models import BotLevel, Match, MatchStatus, Seat
 from games.names import BOT_NAMES
 from games.services import clocks
 from games.services.errors import BadInput, Conflict, NotAllowed, TooManyOpen
 from games.services.events import announce_lobby_after_commit
+from games.services.match_options import MatchOptions
 from games.services.shuffles import Shuffle
 from games.services.table import Changed, LockedTable
 from games.services.writes import write_transaction
-
-
-@dataclass(frozen=True)
-class MatchOptions:
-    """What a player chooses when creating a match."""
-
-    players: int = 4
-    variant: str = "standard"  # the engine's RuleSet.variant (R5)
-    bonus_card: str = "JD"  # Omnibus Hearts' bonus card (R5.1)
-    target: int = 100
-    moon: str = "ask"
-    hands: int = 0  # 0 plays to the target; n ends the match after n hands (R4.7)
-    bots: int = 0
-    private: bool = False
-    auto_finish: bool = True
-    decision_seconds: int | None = None  # None: untimed (see services/clocks.py)
-    bank_seconds: int = 0
-    timeouts_to_leave: int = 2  # timeouts in a row that hand the seat to a bot
-    # Whether a player on vacation has their clock stopped here (services/vacations.py).
-    allow_vacation: bool = True
-    # The level of each bot seat, in seat order (`engine.LEVELS`); a seat not named is "easy".
-    bot_levels: tuple[str, ...] = ()
-    # Whether the match changes its players' ratings when it ends (services/records.py).
-    rated: bool = True
-
-    def bot_level(self, index: int) -> str:
-        """Return the level of the index-th bot seat (0 for the first)."""
-        return self.bot_levels[index] if index < len(self.bot_levels) else BotLevel.EASY
 
 
 def _check_bot_levels(levels: Sequence[str]) -> None:
@@ -75,25 +46,9 @@ def _check_open_matches(user) -> None:
         )
 
 
-def rules_for(players: int, options: MatchOptions) -> engine.RuleSet:
-    """Return the engine's rules for these options at a table of `players`; refuse bad ones."""
-    try:
-        return engine.RuleSet(
-            players=players,
-            target=options.target,
-            moon=options.moon,
-            hands=options.hands,
-            # Plain strings: the engine refuses anything else, choices' enums included.
-            variant=str(options.variant),
-            bonus_card=str(options.bonus_card),
-        )
-    except engine.EngineError as error:
-        raise BadInput(error.message, error.rule) from None
-
-
 def create_match(user, options: MatchOptions) -> Match:
     """Create a match with the creator in seat 0 and bots in the last `bots` seats."""
-    rules = rules_for(options.players, options)
+    rules = options.rule_set()
     if not 0 <= options.bots < options.players:
         raise BadInput(
             gettext("Choose between 0 and %(most)s bots.") % {"most": options.players - 1}
@@ -109,9 +64,7 @@ def create_match(user, options: MatchOptions) -> Match:
             is_private=options.private,
             auto_finish=options.auto_finish,
             **Shuffle.draw().fields(),
-            decision_seconds=options.decision_seconds,
-            bank_seconds=options.bank_seconds,
-            allow_vacation=options.allow_vacation,
+            **options.time_control(),
             # A public rating would tell what a private match did (games/services/results.py).
             rated=options.rated and not options.private,
         )
@@ -152,7 +105,7 @@ def start_seated_match(
     a tournament's tables play duplicate deals. A user given as None is a bot's seat; the
     seats at the `resigned` positions keep their player's name but a bot plays them.
     """
-    rules = rules_for(len(users), options)
+    rules = options.rule_set(len(users))
     with write_transaction():
         match = Match.objects.create(
             created_by=creator,
@@ -161,10 +114,7 @@ def start_seated_match(
             is_private=False,
             auto_finish=options.auto_finish,
             **shuffle.fields(),
-            decision_seconds=options.decision_seconds,
-            bank_seconds=options.bank_seconds,
-            timeouts_to_leave=options.timeouts_to_leave,
-            allow_vacation=options.allow_vacation,
+            **options.time_control(),
         )
         Seat.objects.bulk_create(
             Seat(

@@ -20,7 +20,8 @@ from games.models import (
 )
 from games.services import records
 from games.services.errors import Conflict
-from games.services.lobby import MatchOptions, start_seated_match
+from games.services.lobby import start_seated_match
+from games.services.match_options import MatchOptions
 from games.services.shuffles import Shuffle
 from games.services.tournaments.common import last_round, lock, standings_of
 from games.services.tournaments.notices import announce_seated
@@ -120,21 +121,6 @@ def seat_next_round(tournament_id: int) -> Seating:
     return Seating(round_, sizes, repeat_meetings(tables, met))
 
 
-def match_options(tournament: Tournament) -> MatchOptions:
-    """Return the options of every table's match: the tournament's rules and time control."""
-    return MatchOptions(
-        variant=tournament.variant,
-        bonus_card=tournament.bonus_card,
-        target=tournament.target,
-        moon=tournament.moon,
-        hands=tournament.hands,
-        decision_seconds=tournament.decision_seconds,
-        bank_seconds=tournament.bank_seconds,
-        timeouts_to_leave=tournament.timeouts_to_leave,
-        allow_vacation=tournament.allow_vacation,
-    )
-
-
 @write_transaction()
 def start_round(tournament_id: int, by) -> Round:
     """Create and start the seated round's matches, one per table, created by `by`."""
@@ -152,7 +138,7 @@ def start_round(tournament_id: int, by) -> Round:
             gettext("Round %(number)s's deadline has passed: set a later one (or none) first.")
             % {"number": round_.number}
         )
-    options = match_options(tournament)
+    options = MatchOptions.of_tournament(tournament)
     tables = round_.tables.prefetch_related("seats__entry__user").order_by("number")
     # Each table draws its own secret, but tables of one deal group (duplicate deals: every
     # table of a size) share one, so they get the same deals and show the same commitment.
