@@ -57,6 +57,7 @@ def build(matches: int, hands: int, rng: random.Random) -> tuple[object, list[in
     from django.db import transaction
     from django.utils import timezone
 
+    from games.engine import Outcome
     from games.models import Match, ScoreLine, Seat
     from games.services import results
 
@@ -106,7 +107,7 @@ def build(matches: int, hands: int, rng: random.Random) -> tuple[object, list[in
                                 took_queen=seat == queen,
                             )
                         )
-                ranks = results.places(totals, [False] * 4)  # nobody leaves here
+                ranks = results.places(Outcome.of(totals, []), [False] * 4)  # nobody leaves here
                 seats.append(
                     Seat(
                         match_id=match.pk,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games import clock, services
+from games import clock, engine, services
 from games.models import Match, MatchStatus, ScoreLine, Seat
 from games.services import records, results
 from tests.service_helpers import act
@@ -82,7 +82,8 @@ def constructed_match(
                 enumerate(holders),
                 # The result the match's end stores, as `LockedTable` stores it.
                 results.places(
-                    totals, [p in left and not isinstance(h, str) for p, h in enumerate(holders)]
+                    engine.Outcome.of(totals, []),
+                    [p in left and not isinstance(h, str) for p, h in enumerate(holders)],
                 ),
                 strict=True,
             )

@@ -3,9 +3,15 @@ each rating moves, on constructed results."""
 
 import pytest
 
+from games.engine import Outcome
 from games.models import Seat
+from games.services import results
 from games.services.rating_math import NEW_SKILL, Skill, display_rating, rate
-from games.services.results import places, rating_places
+from games.services.results import rating_places
+
+
+def places(totals: list[int], left: list[bool]) -> list[int]:
+    return results.places(Outcome.of(totals, []), left)
 
 
 def test_the_lowest_total_is_first_and_equal_totals_share_a_place():

@@ -32,7 +32,7 @@ from .errors import (
     NotYourTurn,
     WrongPhase,
 )
-from .outcome import Outcome
+from .outcome import Outcome, places_by_total
 from .phases import Phase
 from .record import moon_decision, pass_decision, play_decision, replay
 from .rules import (
@@ -89,6 +89,7 @@ __all__ = [
     "Match",
     "NotYourTurn",
     "Outcome",
+    "places_by_total",
     "Phase",
     "PlayedCard",
     "PublicView",

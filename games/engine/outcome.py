@@ -38,6 +38,15 @@ class Outcome:
         return cls(
             totals=tuple(totals),
             winners=tuple(s for s, t in enumerate(totals) if t == low),
-            places=tuple(1 + sum(other < t for other in totals) for t in totals),
+            places=places_by_total(totals),
             moons=tuple(moons),
         )
+
+
+def places_by_total(totals: Sequence[int]) -> tuple[int, ...]:
+    """Return each seat's place by its total (R4.5): 1 for the lowest, ties sharing a place.
+
+    >>> places_by_total([30, 10, 20, 20])
+    (4, 1, 2, 2)
+    """
+    return tuple(1 + sum(other < total for other in totals) for total in totals)

@@ -3,6 +3,7 @@
 from django.db import migrations, models
 from django.db.models import F
 
+from games.engine import Outcome
 from games.services.results import places
 
 
@@ -26,7 +27,7 @@ def store_one_result(apps, schema_editor):
     for match_id in sorted(set(with_leavers)):
         seats = list(Seat.objects.filter(match_id=match_id).order_by("position"))
         left = [seat.user_id is not None and seat.resigned for seat in seats]
-        for seat, place in zip(seats, places([s.final_total or 0 for s in seats], left)):
+        for seat, place in zip(seats, places(Outcome.of([s.final_total or 0 for s in seats], []), left)):
             seat.rank = place
         Seat.objects.bulk_update(seats, ["rank"])
         for seat, gone in zip(seats, left):

@@ -11,7 +11,8 @@ The rule (README, "Results"; the rules page, "Leaving a match"):
   never wins, even with the lowest total.
 - A match in which every person left is unrated: bots made their decisions.
 
-`places` is the only code that turns totals into places. `LockedTable` stores its answer on
+`places` turns the engine's `Outcome` (places by total, R4.5) into the site's places; nothing
+else places anyone. `LockedTable` stores its answer on
 each seat (`Seat.rank`) in the transaction that finishes the match; the table, *Your turn*,
 player and bot pages, the leaderboard, ratings, tournament standings, e-mails, the exports and
 `rebuild_stats` all read that stored place.
@@ -22,28 +23,35 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from games import engine
+
 if TYPE_CHECKING:
     from games.models import Match, Seat
 
 
-def places(totals: Sequence[int], left: Sequence[bool]) -> list[int]:
+def places(outcome: engine.Outcome, left: Sequence[bool]) -> list[int]:
     """Return each seat's place: those who stayed first by total, then those who left.
 
-    >>> places([30, 10, 20, 20], [False] * 4)
+    The engine's places (by total alone) stand when nobody left; otherwise those who stayed
+    and those who left are each placed among themselves, the engine's way, one after the other.
+
+    >>> from games.engine import Outcome
+    >>> places(Outcome.of([30, 10, 20, 20], []), [False] * 4)
     [4, 1, 2, 2]
-    >>> places([5, 40, 60, 80], [True, False, False, False])
+    >>> places(Outcome.of([5, 40, 60, 80], []), [True, False, False, False])
     [4, 1, 2, 3]
-    >>> places([1, 2, 50, 70], [True, True, False, False])
+    >>> places(Outcome.of([1, 2, 50, 70], []), [True, True, False, False])
     [3, 4, 1, 2]
     """
-    stayed = [total for total, gone in zip(totals, left, strict=True) if not gone]
-    gone_totals = [total for total, gone in zip(totals, left, strict=True) if gone]
-    return [
-        len(stayed) + 1 + sum(1 for other in gone_totals if other < total)
-        if gone
-        else 1 + sum(1 for other in stayed if other < total)
-        for total, gone in zip(totals, left, strict=True)
-    ]
+    totals = outcome.totals
+    stayed = [seat for seat, gone in enumerate(left) if not gone]
+    gone = [seat for seat, went in enumerate(left) if went]
+    result = [0] * len(totals)
+    for seats, after in ((stayed, 0), (gone, len(stayed))):
+        ranked = engine.places_by_total([totals[seat] for seat in seats])
+        for seat, place in zip(seats, ranked, strict=True):
+            result[seat] = after + place
+    return result
 
 
 def rating_places(seats: Sequence[Seat]) -> list[int]:

@@ -353,14 +353,13 @@ class LockedTable:
         self._finished_hands.append(self.match.current_hand_id)
 
     def _finish(self) -> None:
-        totals = self.game.totals
+        outcome = self.game.outcome()
+        totals = outcome.totals
         self.match.status = MatchStatus.FINISHED
         self.match.finished_at = self._now
         by_position = sorted(self.seats, key=lambda seat: seat.position)
         # The match's one result, read everywhere else (`games/services/results.py`).
-        places = results.places(
-            [totals[seat.position] for seat in by_position], [s.has_left for s in by_position]
-        )
+        places = results.places(outcome, [s.has_left for s in by_position])
         for seat, place in zip(by_position, places, strict=True):
             seat.final_total = totals[seat.position]
             seat.rank = place
