@@ -16,9 +16,10 @@ from games.services.stalled import silent_since_limit
 from games.services.table import Changed
 
 from .hand import hand_cards, pass_info
-from .sheet import score_sheet, sheet_lines
+from .sheet import Line, score_sheet, sheet_lines
 from .shuffle import shuffle_summary
 from .table import (
+    Place,
     announcement,
     cancelled_so_far,
     engine_view,
@@ -61,54 +62,78 @@ def match_context(
         view = sealed_view(view)  # type: ignore[arg-type]
     around = places(seats, seat, view)
     by_pos = {p.position: p for p in around}
-    me = by_pos[seat.position] if seat else None
     lines = sheet_lines(view)
-    summary = last_hand(around, lines)
-    # Who won tells which way a deal went: sealed too, until the round closes.
-    result = None if sealed else result_of(match, around)
-    context: dict[str, object] = {
+    return {
         "match": match,
         "version": match.version,
         "places": around,
-        "me": me,
+        "me": by_pos[seat.position] if seat else None,
         "is_player": seat is not None,
         "is_creator": match.created_by_id == user.pk,
         "has_left": seat is None and any(s.is_held_by(user) for s in seats),
         "left_on_time": seat is None and any(s.is_held_by(user) and s.left_on_time for s in seats),
         "view": view,
         "phase": view.phase if view else None,
-        "trick": plays_of(view.trick, by_pos, cancelled_so_far(view.trick)) if view else [],
-        "variant_facts": variant_facts(view, by_pos),
-        "last_trick": None
-        if sealed
-        else last_trick(match, view, by_pos, changed.closed_trick if changed else None),
-        "last_hand": summary,
-        "result": result,
+        "sealed": sealed,
         # Built only if a template shows it: most moves do not redraw the score sheet.
         "sheet": SimpleLazyObject(lambda: score_sheet(match, around, lines)),
-        "announcement": str(SEALED_WORDS)
-        if sealed
-        else announcement(view, by_pos, me, summary, result),
-        "sealed": sealed,
         # Its commitment, and a link to check every deal once the secret is shown: drawn in
         # the heading, which a move's answer draws only once the match is over.
         "shuffle": SimpleLazyObject(lambda: shuffle_summary(match)),
         "error": error,
-        "hand_cards": [],
-        "reasons": [],
-        "pass_info": None,
         "empty_seats": [p for p in around if p.is_empty],
         "moon_label": MoonOption(match.moon_option).label,
+        **_table_facts(match, view, by_pos, lines, sealed, changed),
+        **_hand_facts(view, by_pos, selected),
+        **table_actions(match, seats, seat),
+    }
+
+
+def _table_facts(
+    match: Match,
+    view: engine.PublicView | None,
+    by_pos: dict[int, Place],
+    lines: list[Line],
+    sealed: bool,
+    changed: Changed | None,
+) -> dict[str, object]:
+    """What lies on the table: the trick, the last trick and hand, the result, the news."""
+    around = list(by_pos.values())
+    me = next((p for p in around if p.is_you), None)
+    summary = last_hand(around, lines)
+    # Who won tells which way a deal went: sealed too, until the round closes.
+    result = None if sealed else result_of(match, around)
+    if sealed:
+        closed, news = None, str(SEALED_WORDS)
+    else:
+        closed = last_trick(match, view, by_pos, changed.closed_trick if changed else None)
+        news = announcement(view, by_pos, me, summary, result)
+    return {
+        "trick": plays_of(view.trick, by_pos, cancelled_so_far(view.trick)) if view else [],
+        "variant_facts": variant_facts(view, by_pos),
+        "last_trick": closed,
+        "last_hand": summary,
+        "result": result,
+        "announcement": news,
         # The one seat that must decide while cards are played or the moon is chosen.
         "actor": by_pos[view.to_act[0]] if view and len(view.to_act) == 1 else None,
     }
-    context.update(table_actions(match, seats, seat))
-    if isinstance(view, engine.SeatView):
-        cards, reasons = hand_cards(view, by_pos, selected)
-        context.update(hand_cards=cards, reasons=reasons, pass_info=pass_info(view, by_pos))
-        context["must_pass"] = view.phase == engine.PASSING and view.passed is None
-        context["must_choose_moon"] = view.phase == engine.MOON and view.shooter == view.seat
-    return context
+
+
+def _hand_facts(
+    view: engine.PublicView | None, by_pos: dict[int, Place], selected: Iterable[str]
+) -> dict[str, object]:
+    """The viewer's own hand and what it must decide; nothing for a spectator."""
+    if not isinstance(view, engine.SeatView):
+        return {"hand_cards": [], "reasons": [], "pass_info": None}
+    cards, reasons = hand_cards(view, by_pos, selected)
+    return {
+        "hand_cards": cards,
+        "reasons": reasons,
+        "pass_info": pass_info(view, by_pos),
+        "must_pass": view.phase == engine.PASSING and view.passed is None,
+        "must_choose_moon": view.phase == engine.MOON and view.shooter == view.seat,
+    }
 
 
 def table_actions(match: Match, seats: list[Seat], mine: Seat | None) -> dict[str, object]:

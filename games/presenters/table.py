@@ -278,66 +278,72 @@ def announcement(
     """Say in words what just happened and who is to act, for the live region."""
     if view is None:
         return ""
-    parts: list[str] = []
-    between_hands = not view.tricks and not view.trick
-    if last_hand and (between_hands or view.phase == engine.FINISHED):
-        points = ", ".join(f"{place.who} {line.score}" for place, line in last_hand["rows"])
-        parts.append(
-            gettext("Hand %(number)s is over: %(points)s.")
-            % {"number": last_hand["number"], "points": points}
-        )
+    parts = _hand_over_words(view, last_hand)
     if view.tricks and view.phase == engine.PLAYING:
-        trick = view.tricks[-1]
-        if not view.trick:
-            parts.append(", ".join(_played(by_pos, p) for p in trick.plays) + ".")
-        if trick.winner is None:
-            # R5.2: every card of the suit led cancelled; the same player leads again.
-            parts.append(
-                gettext(
-                    "Nobody won the trick: every card of the suit led was cancelled, and its "
-                    "cards wait for the next trick's winner."
-                )
-            )
-        elif not view.trick:
-            winner = by_pos[trick.winner].who
-            parts.append(
-                gettext("%(name)s won the trick, taking %(points)s.")
-                % {"name": winner, "points": _points_in_words(trick.points)}
-            )
-        else:
-            parts.append(
-                gettext("%(name)s won the last trick.") % {"name": by_pos[trick.winner].who}
-            )
+        parts += _last_trick_words(view, by_pos)
     if view.trick:
         parts.append(", ".join(_played(by_pos, p) for p in view.trick) + ".")
+    parts += _next_words(view, by_pos, me, result)
+    return " ".join(parts)
+
+
+def _hand_over_words(view: engine.PublicView, last_hand: dict | None) -> list[str]:
+    """The hand just scored, between hands and once the match is over."""
+    between_hands = not view.tricks and not view.trick
+    if not last_hand or not (between_hands or view.phase == engine.FINISHED):
+        return []
+    points = ", ".join(f"{place.who} {line.score}" for place, line in last_hand["rows"])
+    return [
+        gettext("Hand %(number)s is over: %(points)s.")
+        % {"number": last_hand["number"], "points": points}
+    ]
+
+
+def _last_trick_words(view: engine.PublicView, by_pos: dict[int, Place]) -> list[str]:
+    """The trick just completed (its cards, once the next has none yet) and who took it."""
+    trick = view.tricks[-1]
+    parts = [] if view.trick else [", ".join(_played(by_pos, p) for p in trick.plays) + "."]
+    if trick.winner is None:
+        # R5.2: every card of the suit led cancelled; the same player leads again.
+        parts.append(
+            gettext(
+                "Nobody won the trick: every card of the suit led was cancelled, and its "
+                "cards wait for the next trick's winner."
+            )
+        )
+    elif not view.trick:
+        winner = by_pos[trick.winner].who
+        parts.append(
+            gettext("%(name)s won the trick, taking %(points)s.")
+            % {"name": winner, "points": _points_in_words(trick.points)}
+        )
+    else:
+        parts.append(gettext("%(name)s won the last trick.") % {"name": by_pos[trick.winner].who})
+    return parts
+
+
+def _next_words(
+    view: engine.PublicView, by_pos: dict[int, Place], me: Place | None, result: dict | None
+) -> list[str]:
+    """Who is to act now and on what, or how the match ended."""
     if view.phase == engine.PLAYING:
         actor = by_pos[view.to_act[0]]
-        parts.append(
-            gettext("Your turn to play.")
-            if actor.is_you
-            else gettext("%(name)s is to play.") % {"name": actor.name}
-        )
-    elif view.phase == engine.PASSING:
+        if actor.is_you:
+            return [gettext("Your turn to play.")]
+        return [gettext("%(name)s is to play.") % {"name": actor.name}]
+    if view.phase == engine.PASSING:
         if me is not None and me.position in view.to_act:
-            parts.append(
-                gettext("Hand %(hand)s: choose three cards to pass.") % {"hand": view.hand_no}
-            )
-        else:
-            parts.append(
-                gettext("Hand %(hand)s: waiting for the others to pass.") % {"hand": view.hand_no}
-            )
-    elif view.phase == engine.MOON:
+            return [gettext("Hand %(hand)s: choose three cards to pass.") % {"hand": view.hand_no}]
+        return [gettext("Hand %(hand)s: waiting for the others to pass.") % {"hand": view.hand_no}]
+    if view.phase == engine.MOON:
         assert view.shooter is not None  # the moon phase is the shooter's
         shooter = by_pos[view.shooter]
-        parts.append(
-            gettext("You shot the moon: choose what it does.")
-            if shooter.is_you
-            else gettext("%(name)s shot the moon and is choosing what it does.")
-            % {"name": shooter.name}
-        )
-    elif result:
-        parts.append(result["headline"])
-    return " ".join(parts)
+        if shooter.is_you:
+            return [gettext("You shot the moon: choose what it does.")]
+        return [
+            gettext("%(name)s shot the moon and is choosing what it does.") % {"name": shooter.name}
+        ]
+    return [result["headline"]] if result else []
 
 
 def _points_in_words(points: int) -> str:

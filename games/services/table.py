@@ -368,14 +368,28 @@ class LockedTable:
     # ----- saving -----
 
     def save(self) -> "Changed":
-        """Write the log, the score sheet, the hands, the snapshot and version, and who acts now.
+        """Write the log, the score sheet, the hands, the snapshot and version, and who acts now;
+        then queue the news of it for after the commit.
 
         Return what the change left, for whoever shows it next.
         """
+        bots_due = self.searching_bot_to_play() is not None
+        turns_changed = self._write(bots_due)
+        self._announce(turns_changed, bots_due)
+        match = self.match
+        return Changed(
+            match=match,
+            state=self.state,
+            seats=tuple(self.seats),
+            closed_trick=self._closed_trick,
+            sheet_changed=self._before != (match.hand_no, match.status),
+        )
+
+    def _write(self, bots_due: bool) -> list[Seat]:
+        """Write every row the change made; return the seats whose turn marks changed."""
         match = self.match
         match.snapshot = self.state.snapshot() if self.state else None
         match.version = self._new_version
-        bots_due = self.searching_bot_to_play() is not None
         if not bots_due:
             match.bots_due_since = None
         elif match.bots_due_since is None or self._decided:
@@ -395,6 +409,12 @@ class LockedTable:
             # A copy taken now: whatever happens to this state later, the kept one is as saved.
             pk, snapshot, saved = match.pk, match.snapshot, self.state.copy()
             transaction.on_commit(lambda: states.keep(pk, snapshot, saved))
+        return turns_changed
+
+    def _announce(self, turns_changed: list[Seat], bots_due: bool) -> None:
+        """Queue, for after the commit, what the change tells: new deadlines, bots to move,
+        whose turn it is now, and the lobby when a match opens, fills or ends."""
+        match = self.match
         deadlines = [
             (seat.position, seat.deadline)
             for seat in turns_changed
@@ -414,13 +434,6 @@ class LockedTable:
         announce_after_commit(match.pk, match.version, to_act, match.status, became)
         if match.status == MatchStatus.OPEN or match.status != self._before[1]:
             announce_lobby_after_commit()  # its seats, or which list it belongs in
-        return Changed(
-            match=match,
-            state=self.state,
-            seats=tuple(self.seats),
-            closed_trick=self._closed_trick,
-            sheet_changed=self._before != (match.hand_no, match.status),
-        )
 
     def unchanged(self) -> "Changed":
         """Return the table as it stands, for a move already made (sent twice) that changed

@@ -163,24 +163,28 @@ def choose_two_deck_play(view: SeatView) -> int:
         safe = [c for c in cards if not 1 << (c % 52) & HIGH_SPADES] or cards
         return min(safe, key=lambda c: (c % 13, c))
     lead_suit = view.trick[0].card.index % 52 // 13
+    following = [c for c in cards if c % 52 // 13 == lead_suit]
+    if following:
+        return _two_deck_follow(view, lead_suit, following)
+    return _two_deck_shed(cards)
+
+
+def _two_deck_follow(view: SeatView, lead_suit: int, following: list[int]) -> int:
+    """Follow suit on two decks: duck with the highest card that cannot win, else play high."""
     played = [p.card.index % 52 for p in view.trick]
     once = {f for f in played if played.count(f) == 1}
     live = [f for f in once if f // 13 == lead_suit]
     winning = max(live) if live else -1
-    following = [c for c in cards if c % 52 // 13 == lead_suit]
-    if following:
+    # A card whose twin is in the trick is cancelled and cannot win it (the twin of the
+    # winning card included: the next live card wins instead).
+    under = [c for c in following if c % 52 in once or c % 52 < winning]
+    if under:
+        return max(under, key=lambda c: (c % 52, c))  # duck with the highest loser
+    return max(following, key=lambda c: (c % 52 != QS_INDEX, c % 52, c))
 
-        def loses(card: int) -> bool:
-            face = card % 52
-            # A card whose twin is in the trick is cancelled and cannot win it (the twin of
-            # the winning card included: the next live card wins instead).
-            return face in once or face < winning
 
-        under = [c for c in following if loses(c)]
-        if under:
-            return max(under, key=lambda c: (c % 52, c))  # duck with the highest loser
-        return max(following, key=lambda c: (c % 52 != QS_INDEX, c % 52, c))
-    # Void: shed a Q♠, then high spades, then the highest heart, then the highest card.
+def _two_deck_shed(cards: list[int]) -> int:
+    """Void in the suit led: shed a Q♠, then high spades, then the highest heart or card."""
     for group in (QS_MASK, HIGH_SPADES, HEARTS_MASK):
         shed = [c for c in cards if 1 << (c % 52) & group]
         if shed:

@@ -56,31 +56,10 @@ def knowledge(view: SeatView) -> Knowledge:
     for number, (plays, winner) in enumerate(tricks):
         if not plays:
             continue
-        lead = plays[0].card.index
-        lead_mask = SUIT_MASKS[lead // 13]
-        if lead_mask == HEARTS_MASK and not broken:
+        if SUIT_MASKS[plays[0].card.index // 13] == HEARTS_MASK and not broken:
             # R3.5/R3.7: hearts led before they were broken, so the leader held only hearts.
             excluded[plays[0].seat] |= deck & ~HEARTS_MASK
-        trick_mask = 1 << lead
-        top = lead
-        for play in plays[1:]:
-            card = play.card.index
-            bit = 1 << card
-            qs_out = not (played | trick_mask) & QS_MASK
-            if not bit & lead_mask:
-                excluded[play.seat] |= lead_mask  # R3.2: failing to follow shows a void
-                if qs_out and number > 0 and card != QS_INDEX:
-                    qs_weight[play.seat] *= QS_DOUBT
-            elif (
-                lead_mask == SUIT_MASKS[3]
-                and qs_out
-                and BITS[top] & AS_KS_MASK
-                and card != QS_INDEX
-            ):
-                qs_weight[play.seat] *= QS_DOUBT
-            trick_mask |= bit
-            if bit & lead_mask and card > top:
-                top = card
+        trick_mask = _read_trick(plays, number > 0, played, excluded, qs_weight)
         if winner is not None:
             taken[winner] |= trick_mask
         if trick_mask & POINTS_MASK:
@@ -108,6 +87,39 @@ def knowledge(view: SeatView) -> Knowledge:
         taken=tuple(taken),
         qs_weight=tuple(qs_weight),
     )
+
+
+def _read_trick(
+    plays: tuple[PlayedCard, ...],
+    after_first: bool,
+    played: int,
+    excluded: list[int],
+    qs_weight: list[float],
+) -> int:
+    """Read one trick's cards into what each seat is known not to hold; return its cards.
+
+    A seat that fails to follow is void in the suit led (R3.2). A seat that could have shed
+    the Q♠ and did not (discarding something else after the first trick, or playing under
+    the A♠ or K♠ while it is out) is less likely to hold it.
+    """
+    lead = plays[0].card.index
+    lead_mask = SUIT_MASKS[lead // 13]
+    trick_mask = 1 << lead
+    top = lead
+    for play in plays[1:]:
+        card = play.card.index
+        bit = 1 << card
+        qs_out = not (played | trick_mask) & QS_MASK
+        if not bit & lead_mask:
+            excluded[play.seat] |= lead_mask  # R3.2: failing to follow shows a void
+            if qs_out and after_first and card != QS_INDEX:
+                qs_weight[play.seat] *= QS_DOUBT
+        elif lead_mask == SUIT_MASKS[3] and qs_out and BITS[top] & AS_KS_MASK and card != QS_INDEX:
+            qs_weight[play.seat] *= QS_DOUBT
+        trick_mask |= bit
+        if bit & lead_mask and card > top:
+            top = card
+    return trick_mask
 
 
 def sample_hands(k: Knowledge, rng: random.Random, weighted: bool = True) -> list[int]:
