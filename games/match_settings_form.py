@@ -1,7 +1,7 @@
 """A match's settings as form fields, declared once for the lobby and the tournament admin.
 
 `CreateMatchForm` (games/forms.py) takes them as they are; the tournament admin's form
-(games/admin_time_control.py) takes the time control and keeps the tournament model's own
+(games/admin/time_control.py) takes the time control and keeps the tournament model's own
 fields for the rules (their limits and help speak of a tournament), by small overrides. What
 the fields give becomes a `services.MatchOptions` (`settings`), the one value of a match's
 settings.
