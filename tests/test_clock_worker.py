@@ -21,7 +21,7 @@ from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from games import clock, services
-from games.deadlines import sweep_deadlines, time_out_seat
+from games.background.deadlines import sweep_deadlines, time_out_seat
 from games.models import Action, Seat
 from games.services import timeouts
 from games.services.lobby import MatchOptions

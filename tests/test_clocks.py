@@ -9,7 +9,7 @@ from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from games import clock, services
-from games.deadlines import queue_missed_timeouts, time_out_seat
+from games.background.deadlines import queue_missed_timeouts, time_out_seat
 from games.models import Action, Seat
 from games.services import timeouts
 from games.services.lobby import MatchOptions

@@ -20,8 +20,8 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games import clock
+from games.background.round_deadline_tasks import finish_round_now
 from games.models import MatchStatus, Round, RoundStatus, Table
-from games.round_deadline_tasks import finish_round_now
 from games.services import ActionRefused
 from games.services import tournaments as tours
 from games.services.tournaments.round_deadlines import ROUND_NOT_RUNNING

@@ -2,9 +2,9 @@
 
 Once a deadline set in the admin commits, `finish_round_at_deadline` is queued to run then.
 A task lost (the worker down, a database restored from a backup) is made up for by the
-periodic sweep (`games/deadlines.py` calls `sweep_rounds`). Both go through the same service,
-which does nothing for a round already closed or a deadline since moved, so a deadline met
-twice is met once.
+periodic sweep (`games/background/deadlines.py` calls `sweep_rounds`). Both go through the
+same service, which does nothing for a round already closed or a deadline since moved, so a
+deadline met twice is met once.
 """
 
 import logging
