@@ -5,4 +5,9 @@
 - `bot_runner.py`: the searching bots' turns, on the server's single bots thread
 
 The tasks that send mail live with the rest of the mail, in `games/notifications/`.
+
+django-tasks' database backend stores a queued task by its dotted path. Tasks queued before
+these modules came here carry their old paths (`games.deadlines.*`,
+`games.round_deadline_tasks.*`): thin modules at those paths keep them importable
+(`tests/test_task_paths.py`), and the reads of the queue count both (`STORED_BEFORE`).
 """

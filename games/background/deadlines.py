@@ -20,6 +20,7 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
 from django_tasks import TaskContext, TaskResultStatus, task
+from django_tasks.base import Task
 from django_tasks_db.models import DBTaskResult
 
 from games import clock
@@ -31,6 +32,16 @@ from games.services.timeouts import due, time_out
 from games.services.tournaments.round_deadlines import sweep_rounds
 
 logger = logging.getLogger(__name__)
+
+# The paths these tasks were stored under before they came to games/background/: tasks queued
+# then still carry them (games/deadlines.py keeps them importable), so the queue is read under
+# both names.
+STORED_BEFORE = "games.deadlines"
+
+
+def stored_paths(queued: Task) -> list[str]:
+    """The task paths the queue may hold this task under: its own, and its path before."""
+    return [queued.module_path, f"{STORED_BEFORE}.{queued.name}"]
 
 
 @task()
@@ -70,7 +81,7 @@ def timeouts_on_their_way() -> set[tuple[int, int, datetime]]:
         status=TaskResultStatus.READY,
         priority=time_out_seat.priority,
         run_after__lte=timezone.now(),
-        task_path=time_out_seat.module_path,
+        task_path__in=stored_paths(time_out_seat),
     )
     found = set()
     for args_kwargs in ready.order_by().values_list("args_kwargs", flat=True):
@@ -107,7 +118,7 @@ def queue_missed_timeouts(now: datetime | None = None) -> int:
 
 def pending_sweeps():
     return DBTaskResult.objects.filter(
-        task_path=sweep_deadlines.module_path, status=TaskResultStatus.READY
+        task_path__in=stored_paths(sweep_deadlines), status=TaskResultStatus.READY
     )
 
 
