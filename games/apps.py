@@ -9,7 +9,7 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # The URL patterns' converters, before any URL configuration is loaded.
-        from games import converters
+        from games.lib import converters
 
         converters.register()
         # Connect the receivers: profiles, languages, live updates, turn e-mails, timeouts,

@@ -13,7 +13,7 @@ from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from games.form_fields import WholeNumberField
+from games.lib.form_fields import WholeNumberField
 from games.models import BonusCard, MoonOption, Variant
 from games.models.time_control import MAX_BANK_SECONDS
 from games.services import clocks

@@ -23,7 +23,7 @@ from django_tasks import TaskContext, TaskResultStatus, task
 from django_tasks.base import Task
 from django_tasks_db.models import DBTaskResult
 
-from games import clock
+from games.lib import clock
 from games.notifications import reminders
 from games.services import bot_turns, stalled, vacations
 from games.services.errors import ActionRefused
@@ -108,7 +108,7 @@ def queue_missed_timeouts(now: datetime | None = None) -> int:
             if (match_id, position, deadline) in on_their_way:
                 continue
             # Due at its deadline like its lost task, or at once if the worker's clock is
-            # behind the site's (`games/clock.py` moves the site's in tests).
+            # behind the site's (`games/lib/clock.py` moves the site's in tests).
             time_out_seat.using(run_after=min(deadline, real_now)).enqueue(
                 match_id=match_id, position=position, deadline=deadline.isoformat()
             )

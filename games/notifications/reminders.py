@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db.models import Q
 
-from games import clock
+from games.lib import clock
 from games.models import MatchStatus, NotificationSettings, Seat
 from games.notifications import mail
 

@@ -19,7 +19,8 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 
-from games import clock, engine
+from games import engine
+from games.lib import clock
 from games.models import Action, Match, MatchStatus, Seat
 from games.services import states
 from games.services.table import SEARCHING_LEVELS, LockedTable, bot_level_of

@@ -14,7 +14,7 @@ from datetime import datetime
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games import clock
+from games.lib import clock
 from games.models import Action, MatchStatus, Seat
 from games.services.errors import Conflict, NotFound
 from games.services.table import TIMEOUT_BOT, Changed, LockedTable

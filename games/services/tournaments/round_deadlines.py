@@ -31,7 +31,8 @@ from django.db import transaction
 from django.dispatch import Signal
 from django.utils.translation import gettext, gettext_lazy
 
-from games import clock, engine
+from games import engine
+from games.lib import clock
 from games.models import (
     Action,
     Match,
