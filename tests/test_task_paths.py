@@ -73,3 +73,20 @@ def test_a_sweep_queued_under_its_old_path_counts_as_scheduled():
     assert deadlines.pending_sweeps().count() == 1
     assert not deadlines.ensure_sweep_scheduled()
     assert DBTaskResult.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_timeout_queued_under_its_old_path_counts_as_on_its_way():
+    deadline = timezone.now() - timedelta(minutes=1)
+    DBTaskResult.objects.create(
+        task_path="games.deadlines.time_out_seat",
+        args_kwargs={
+            "args": [],
+            "kwargs": {"match_id": 7, "position": 2, "deadline": deadline.isoformat()},
+        },
+        queue_name="default",
+        backend_name="default",
+        priority=deadlines.time_out_seat.priority,
+        run_after=deadline,
+    )
+    assert deadlines.timeouts_on_their_way() == {(7, 2, deadline)}
