@@ -198,8 +198,12 @@ def main() -> int:
     from django.db import connection, transaction
     from django_tasks_db.models import DBTaskResult
 
-    from games import clock
-    from games.deadlines import queue_missed_timeouts, time_out_seat, timeouts_on_their_way
+    from games.background.deadlines import (
+        queue_missed_timeouts,
+        time_out_seat,
+        timeouts_on_their_way,
+    )
+    from games.lib import clock
     from games.models import Action, Seat
     from games.services import timeouts
     from games.services.table import TIMEOUT_BOT

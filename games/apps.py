@@ -9,17 +9,11 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # The URL patterns' converters, before any URL configuration is loaded.
-        from games import converters
+        from games.lib import converters
 
         converters.register()
         # Connect the receivers: profiles, languages, live updates, turn e-mails, timeouts,
         # background bots.
-        from games import (  # noqa: F401
-            bot_runner,
-            deadlines,
-            languages,
-            live,
-            round_deadline_tasks,
-            signals,
-        )
+        from games import languages, live, signals  # noqa: F401
+        from games.background import bot_runner, deadlines, round_deadline_tasks  # noqa: F401
         from games.notifications import notices, receivers  # noqa: F401

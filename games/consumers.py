@@ -5,13 +5,13 @@ import json
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from games import clock
 from games.access import is_sealed, viewable_match
-from games.converters import MAX_ID
+from games.lib import clock
+from games.lib.converters import MAX_ID
+from games.lib.socket_slots import socket_slot
 from games.live import LOBBY_GROUP, match_group, user_group
 from games.models import Match, Seat
 from games.notifications import seen
-from games.socket_slots import socket_slot
 
 # What a page hears of an event; `sent` may be missing from a process not yet updated.
 UPDATE_FIELDS = ("type", "match", "version", "status", "to_act", "sent")

@@ -10,7 +10,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games import engine, services
-from games.form_fields import WholeNumberField
+from games.lib.form_fields import WholeNumberField
 from games.match_settings_form import MatchSettingsFields
 from games.models import BonusCard, BotLevel, Variant
 

@@ -6,6 +6,10 @@ both are Django's LocaleMiddleware. A signed-in player's choice is also kept on 
 (`Profile.language`), so that it follows them to another browser and their e-mails are
 written in it. For their requests it is kept in the session (read anyway), so knowing it
 costs no query.
+
+This is the requests' side: the middleware, and the choice kept on signing in and on
+switching. The site's languages, and the one to write to a player in, are
+`games/lib/languages.py`, which the models and the e-mails use too.
 """
 
 from django.conf import settings
@@ -15,35 +19,10 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.deprecation import MiddlewareMixin
 
+from games.lib.languages import supported
+from games.models import Profile
+
 SESSION_KEY = "player_language"
-
-
-def language_choices() -> list[tuple[str, str]]:
-    """Return the site's languages, each named in itself (as the switcher shows them)."""
-    return [
-        (code, translation.get_language_info(code)["name_local"]) for code, _ in settings.LANGUAGES
-    ]
-
-
-def supported(code: str | None) -> str | None:
-    """Return the site's language for this code, or None if the site has none for it."""
-    if not code:
-        return None
-    try:
-        return translation.get_supported_language_variant(code)
-    except LookupError:
-        return None
-
-
-def language_of(user) -> str:
-    """Return the language to write to this user in: their choice, else the site's default."""
-    from games.models import Profile
-
-    try:
-        chosen = user.profile.language
-    except (Profile.DoesNotExist, AttributeError):
-        chosen = ""
-    return supported(chosen) or settings.LANGUAGE_CODE
 
 
 def remember(request: HttpRequest, user, code: str) -> None:
@@ -51,8 +30,6 @@ def remember(request: HttpRequest, user, code: str) -> None:
 
     An empty code is no choice: the pages follow the browser again.
     """
-    from games.models import Profile
-
     Profile.objects.filter(user=user).update(language=code)
     if hasattr(user, "profile"):
         user.profile.language = code
@@ -65,8 +42,6 @@ def remember(request: HttpRequest, user, code: str) -> None:
 @receiver(user_logged_in)
 def language_on_login(sender, request: HttpRequest | None, user, **kwargs) -> None:
     """On signing in, bring back the language the player chose before (if they chose one)."""
-    from games.models import Profile
-
     if request is None or not hasattr(request, "session"):
         return
     try:

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.dispatch import receiver
 from django.utils.translation import override
 
-from games.languages import supported
+from games.lib.languages import supported
 from games.models import Profile
 from games.notifications.notices import KINDS, notice_words
 from games.services.events import lobby_changed, match_changed, match_notice, tournament_seated

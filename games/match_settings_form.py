@@ -1,7 +1,7 @@
 """A match's settings as form fields, declared once for the lobby and the tournament admin.
 
 `CreateMatchForm` (games/forms.py) takes them as they are; the tournament admin's form
-(games/admin_time_control.py) takes the time control and keeps the tournament model's own
+(games/admin/time_control.py) takes the time control and keeps the tournament model's own
 fields for the rules (their limits and help speak of a tournament), by small overrides. What
 the fields give becomes a `services.MatchOptions` (`settings`), the one value of a match's
 settings.
@@ -13,7 +13,7 @@ from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from games.form_fields import WholeNumberField
+from games.lib.form_fields import WholeNumberField
 from games.models import BonusCard, MoonOption, Variant
 from games.models.time_control import MAX_BANK_SECONDS
 from games.services import clocks

@@ -59,7 +59,7 @@ def fresh_engine_states():
 
 @pytest.fixture
 def fresh_limits():
-    """Start and end with no request counted (`games.accounts.limits`): the cache outlives tests."""
+    """Start and end with no request counted (`games.lib.limits`): the cache outlives tests."""
     from django.core.cache import cache
 
     cache.clear()
@@ -73,7 +73,7 @@ def clock(monkeypatch):
     from tests.notify_helpers import Clock
 
     stopped = Clock()
-    monkeypatch.setattr("games.clock.now", stopped.now)
+    monkeypatch.setattr("games.lib.clock.now", stopped.now)
     return stopped
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games import clock, engine, services
+from games import engine, services
+from games.lib import clock
 from games.models import Match, MatchStatus, ScoreLine, Seat
 from games.services import records, results
 from tests.service_helpers import act

@@ -20,7 +20,7 @@ from django.db import connection, connections
 from django.http import HttpResponse
 
 from games import services
-from games.deadlines import time_out_seat
+from games.background.deadlines import time_out_seat
 from games.models import Action, Match, Seat
 from games.services import timeouts, writes
 from games.services.lobby import MatchOptions

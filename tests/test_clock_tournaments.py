@@ -12,7 +12,8 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from games import engine, services
-from games.deadlines import ensure_sweep_scheduled
+from games.background.deadlines import ensure_sweep_scheduled
+from games.background.round_deadline_tasks import finish_round_at_deadline
 from games.models import (
     Action,
     Match,
@@ -23,7 +24,6 @@ from games.models import (
     Tournament,
     TournamentStatus,
 )
-from games.round_deadline_tasks import finish_round_at_deadline
 from games.services import MatchOptions, timeouts
 from games.services import tournaments as tours
 from games.services.tournaments import round_deadlines

@@ -2,7 +2,7 @@
 
 The worker runs for real (`manage.py worker`, its own process) on this test's database, the
 SQLite file or PostgreSQL as DATABASE_URL says. Its clock is moved through the environment
-(`games/clock.py`): the test stops the worker, restarts it with its clock past the deadline,
+(`games/lib/clock.py`): the test stops the worker, restarts it with its clock past the deadline,
 and its sweep times the decision out, once.
 """
 
@@ -20,8 +20,9 @@ from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from games import clock, services
-from games.deadlines import sweep_deadlines, time_out_seat
+from games import services
+from games.background.deadlines import sweep_deadlines, time_out_seat
+from games.lib import clock
 from games.models import Action, Seat
 from games.services import timeouts
 from games.services.lobby import MatchOptions

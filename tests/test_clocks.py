@@ -8,8 +8,9 @@ from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from games import clock, services
-from games.deadlines import queue_missed_timeouts, time_out_seat
+from games import services
+from games.background.deadlines import queue_missed_timeouts, time_out_seat
+from games.lib import clock
 from games.models import Action, Seat
 from games.services import timeouts
 from games.services.lobby import MatchOptions

@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.converters import MAX_ID
+from games.lib.converters import MAX_ID
 from tests.async_helpers import run_async
 from tests.factories import make_match
 from tests.live_helpers import connect

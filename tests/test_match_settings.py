@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 
 from games import engine
-from games.admin_time_control import TournamentForm
+from games.admin.time_control import TournamentForm
 from games.forms import CreateMatchForm
 from games.models import Match, Tournament
 from games.models.time_control import TimeControl

@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 
 from games import services
-from games.deadlines import ensure_sweep_scheduled
+from games.background.deadlines import ensure_sweep_scheduled
 from games.models import Match, Seat
 from games.notifications.reminders import send_due_reminders
 from games.services.lobby import MatchOptions

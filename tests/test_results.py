@@ -22,7 +22,8 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from games import clock, engine, services
+from games import engine, services
+from games.lib import clock
 from games.models import (
     Competitor,
     Match,

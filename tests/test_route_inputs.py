@@ -22,7 +22,7 @@ import games
 import games.forms
 from games import services
 from games.accounts import forms as account_forms
-from games.converters import MAX_ID
+from games.lib.converters import MAX_ID
 from games.models import Match
 from tests.factories import make_match
 from tests.records_helpers import finished_match

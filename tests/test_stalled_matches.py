@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from games.deadlines import ensure_sweep_scheduled
+from games.background.deadlines import ensure_sweep_scheduled
 from games.models import Action, Match, MatchStatus, Seat
 from games.services import stalled
 from tests.factories import HTMX, client_for, make_match, seat_of

@@ -177,7 +177,7 @@ def test_the_lobby_offers_the_option_and_the_match_keeps_it(alice):
 
 
 def test_the_worker_s_sweep_ends_vacations_and_the_clock_then_runs_out(alice, clock):
-    from games.deadlines import ensure_sweep_scheduled
+    from games.background.deadlines import ensure_sweep_scheduled
     from tests.notify_helpers import run_due_tasks
 
     joined(alice, 0)

@@ -6,10 +6,10 @@ from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games import names
 from games.accounts.names import clean_display_name
-from games.form_fields import WholeNumberField
-from games.languages import language_choices
+from games.lib import names
+from games.lib.form_fields import WholeNumberField
+from games.lib.languages import language_choices
 from games.models import NotificationSettings, Profile
 from games.services import vacations
 

@@ -1,10 +1,10 @@
-"""Choosing a display name: the rules of `games.names`, and no other player's name."""
+"""Choosing a display name: the rules of `games.lib.names`, and no other player's name."""
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from games import names
+from games.lib import names
 from games.models import Profile
 
 TAKEN = _("Another player already uses this name.")

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.http import HttpRequest
 
 from games.accounts.addresses import client_address
-from games.accounts.limits import within_limit
+from games.lib.limits import within_limit
 from games.notifications import tasks
 
 

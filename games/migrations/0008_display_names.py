@@ -1,4 +1,4 @@
-"""Display names follow the rules of `games.names`: existing ones are made to, then checked.
+"""Display names follow the rules of `games.lib.names`: existing ones are made to, then checked.
 
 Names stored before the rules may hold line breaks or other invisible characters, be longer
 than 30 characters, match a bot's or another player's name (capitals aside). Each is cleaned
@@ -13,7 +13,7 @@ import unicodedata
 from django.conf import settings
 from django.db import migrations, models
 
-import games.names
+import games.lib.names
 
 MAX_LENGTH = 30
 BOT_NAMES = {"ada", "basil", "cleo", "dmitri", "edith", "felix", "greta"}
@@ -70,7 +70,7 @@ class Migration(migrations.Migration):
             field=models.CharField(
                 help_text="The name other players see at the table.",
                 max_length=30,
-                validators=[games.names.validate_display_name],
+                validators=[games.lib.names.validate_display_name],
             ),
         ),
     ]

@@ -7,8 +7,8 @@ from django.contrib.auth.models import User
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games import names
-from games.languages import language_choices
+from games.lib import names
+from games.lib.languages import language_choices
 
 
 class Profile(models.Model):
@@ -33,7 +33,7 @@ class Profile(models.Model):
         help_text=_("When only one card in your hand may be played, play it for you at once."),
     )
 
-    # The language of the player's pages and e-mails (games/languages.py); empty: as the
+    # The language of the player's pages and e-mails (games/lib/languages.py); empty: as the
     # browser asks.
     language = models.CharField(
         _("language"),

@@ -4,7 +4,7 @@ The notifications (turn notices, digests) carry a link that stops them; the acco
 notices (its address or its password changed) carry none, since nobody opts into them.
 
 Every message names matches and players only, never a card (R6.3). Each is written in its
-recipient's language (`games.languages.language_of`), whatever the language of the request or
+recipient's language (`games.lib.languages.language_of`), whatever the language of the request or
 task that sends it: subject and body alike are rendered under `translation.override`.
 """
 
@@ -17,9 +17,9 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext, ngettext, override
 
-from games.languages import language_of
+from games.lib.languages import language_of
+from games.lib.names import one_line
 from games.models import Seat, display_name_of
-from games.names import one_line
 
 UNSUBSCRIBE_SALT = "games.notifications.unsubscribe"
 

@@ -14,7 +14,7 @@ from django.dispatch import receiver
 from django.utils.translation import gettext, ngettext, override
 from django_tasks import task
 
-from games.languages import language_of
+from games.lib.languages import language_of
 from games.models import Match, NotificationSettings
 from games.notifications import mail
 from games.services.events import match_notice

@@ -4,7 +4,7 @@ import logging
 
 from django.dispatch import receiver
 
-from games import clock
+from games.lib import clock
 from games.models import NotificationSettings
 from games.notifications.tasks import notify_turn_later
 from games.services.events import match_changed

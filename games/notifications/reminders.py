@@ -2,7 +2,7 @@
 
 A decision whose clock has more than its lead left when it starts (a fifth of the allowance,
 never less than an hour: `services.clocks`) is owed a reminder at `Seat.remind_at`. The
-worker's sweep (`games/deadlines.py`) finds those due with one range read on the partial
+worker's sweep (`games/background/deadlines.py`) finds those due with one range read on the partial
 index `seat_remind_at`, and for each player who asked for reminders (the profile page):
 
 - every reminder due for them goes in one e-mail;
@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db.models import Q
 
-from games import clock
+from games.lib import clock
 from games.models import MatchStatus, NotificationSettings, Seat
 from games.notifications import mail
 

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 
-from games import clock
+from games.lib import clock
 from games.models import NotificationSettings
 
 # user id -> when this process last wrote (or found) their last-seen time.

@@ -18,8 +18,8 @@ from django.db.models import F, Prefetch, Q
 from django_tasks import TaskContext, TaskResultStatus, task
 from django_tasks_db.models import DBTaskResult
 
-from games import clock
-from games.accounts.limits import within_limit
+from games.lib import clock
+from games.lib.limits import within_limit
 from games.models import MatchStatus, NotificationSettings, Seat
 from games.notifications import mail
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext
 
 from games import engine
-from games.card_words import pass_words, reason_words
+from games.lib.card_words import pass_words, reason_words
 
 from .table import Place
 

@@ -8,8 +8,9 @@ from django.conf import settings
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext_lazy
 
-from games import clock, engine
+from games import engine
 from games.access import is_sealed
+from games.lib import clock
 from games.models import Match, MatchStatus, MoonOption, Seat
 from games.services import nudges
 from games.services.stalled import silent_since_limit

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext, ngettext
 
 from games import engine
-from games.card_words import card_words
+from games.lib.card_words import card_words
 from games.models import Action, Hand, Match, Seat
 
 from .table import Place, cancelled_so_far, places, plays_of

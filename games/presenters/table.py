@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext, ngettext
 
-from games import clock, engine
-from games.card_words import card_words
+from games import engine
+from games.lib import clock
+from games.lib.card_words import card_words
 from games.models import Match, MatchStatus, Seat
 from games.models.profiles import away_until as away_until_of
 from games.services import clocks

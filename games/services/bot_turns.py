@@ -3,8 +3,8 @@
 A bot of level normal or strong looks for its card by playing out sampled deals (tens of
 milliseconds, `games/engine/bots/search.py`). When one is to play, the change that made it so
 stops there and marks the match (`Match.bots_due_since`); once it commits, the site runs
-`play_bots` for the match away from any request (`games/bot_runner.py`), and a sweep moves
-any table left waiting too long (the runner's process stopped, say).
+`play_bots` for the match away from any request (`games/background/bot_runner.py`), and a
+sweep moves any table left waiting too long (the runner's process stopped, say).
 
 Each card is searched for outside any transaction, on the table as last committed, then
 applied under the match's lock like any move, if the match is still at the version the search
@@ -19,7 +19,8 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 
-from games import clock, engine
+from games import engine
+from games.lib import clock
 from games.models import Action, Match, MatchStatus, Seat
 from games.services import states
 from games.services.table import SEARCHING_LEVELS, LockedTable, bot_level_of

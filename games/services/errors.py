@@ -1,7 +1,7 @@
 """Why a service refused an action, with the HTTP status a view should answer with."""
 
 from games import engine
-from games.card_words import reason_words
+from games.lib.card_words import reason_words
 
 
 class ActionRefused(Exception):

@@ -7,8 +7,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext
 
+from games.lib.names import BOT_NAMES
 from games.models import BotLevel, Match, MatchStatus, Seat
-from games.names import BOT_NAMES
 from games.services import clocks
 from games.services.errors import BadInput, Conflict, NotAllowed, TooManyOpen
 from games.services.events import announce_lobby_after_commit

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from django.utils.formats import date_format
 from django.utils.translation import gettext
 
-from games import clock
+from games.lib import clock
 from games.models import MatchStatus, Nudge, Seat, display_name_of
 from games.services import clocks
 from games.services.errors import Conflict, TooSoon

@@ -19,7 +19,8 @@ from datetime import datetime
 from django.db import models, transaction
 from django.db.models import Q
 
-from games import access, clock, engine
+from games import access, engine
+from games.lib import clock
 from games.models import (
     Action,
     Competitor,

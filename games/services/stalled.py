@@ -18,7 +18,7 @@ from django.conf import settings
 from django.utils.formats import date_format
 from django.utils.translation import gettext, ngettext
 
-from games import clock
+from games.lib import clock
 from games.models import Match, MatchStatus
 from games.services.errors import BadInput, Conflict, NotFound
 from games.services.events import announce_notice_after_commit

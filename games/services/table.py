@@ -14,7 +14,8 @@ from django.db.models import Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games import clock, engine
+from games import engine
+from games.lib import clock
 from games.models import Action, BotLevel, Hand, Match, MatchStatus, ScoreLine, Seat
 from games.models.profiles import wants_forced_play
 from games.services import clocks, records, results, shuffles, states

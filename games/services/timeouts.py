@@ -1,10 +1,10 @@
 """Timeouts: a bot makes the decision a seat let its clock run out on (see `clocks.py`).
 
-Deadlines are met by a task queued for each one (`games/deadlines.py`); a periodic sweep finds
-overdue decisions (`due`) whose task was lost and queues one again. Every task calls
-`time_out`, which checks that the deadline it was given is still the seat's, so a deadline met
-twice changes nothing the second time. A
-timeout goes through the same lock, table and save as a person's move.
+Deadlines are met by a task queued for each one (`games/background/deadlines.py`); a periodic
+sweep finds overdue decisions (`due`) whose task was lost and queues one again. Every task
+calls `time_out`, which checks that the deadline it was given is still the seat's, so a
+deadline met twice changes nothing the second time. A timeout goes through the same lock,
+table and save as a person's move.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from datetime import datetime
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games import clock
+from games.lib import clock
 from games.models import Action, MatchStatus, Seat
 from games.services.errors import Conflict, NotFound
 from games.services.table import TIMEOUT_BOT, Changed, LockedTable

@@ -26,7 +26,7 @@ from django.conf import settings
 from django.utils.formats import date_format
 from django.utils.translation import gettext, ngettext
 
-from games import clock
+from games.lib import clock
 from games.models import MatchStatus, Profile, Seat
 from games.services import clocks
 from games.services.errors import BadInput, Conflict

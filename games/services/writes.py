@@ -25,7 +25,7 @@ from django.db import connection, transaction
 
 # Re-entrant: a commit's `on_commit` callbacks run inside `transaction.atomic`'s exit, while
 # this thread still holds the lock, and one of them may write again (outside a server, the
-# bots that follow a move play there and then: `games/bot_runner.py`).
+# bots that follow a move play there and then: `games/background/bot_runner.py`).
 _writers = threading.RLock()
 
 

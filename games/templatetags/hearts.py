@@ -12,7 +12,8 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 from django.utils.translation import gettext, ngettext, pgettext
 
-from games import card_words, clock, engine
+from games import engine
+from games.lib import card_words, clock
 
 register = template.Library()
 

@@ -6,7 +6,7 @@ from django import template
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
-from games import names
+from games.lib import names
 
 register = template.Library()
 

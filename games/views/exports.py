@@ -13,8 +13,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from games.access import viewable_match_or_404
+from games.lib.requests import HtmxHttpRequest
 from games.presenters import exports
-from games.requests import HtmxHttpRequest
 
 
 def _attachment(response: HttpResponse, filename: str) -> HttpResponse:

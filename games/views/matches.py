@@ -33,8 +33,8 @@ from games.forms import (
     SeatForm,
     first_error,
 )
+from games.lib.requests import HtmxHttpRequest
 from games.models import Match, MatchStatus
-from games.requests import HtmxHttpRequest
 from games.services import nudges, stalled
 from games.services.errors import TooSoon
 

@@ -11,8 +11,8 @@ from django.views.decorators.http import require_GET, require_POST
 from games import services
 from games.access import holds_seat, may_view
 from games.forms import CreateMatchForm, JoinForm
+from games.lib.requests import AuthenticatedHttpRequest
 from games.models import Match, MatchStatus, Seat
-from games.requests import AuthenticatedHttpRequest
 
 # A form sent back with errors is a client error: say so with 400, not 200.
 BAD_INPUT = 400

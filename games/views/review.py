@@ -17,10 +17,10 @@ from django.views.decorators.http import require_GET
 from games import engine
 from games.access import is_sealed, may_see_hand_record, viewable_match_or_404
 from games.forms import ReplayStepForm
+from games.lib.requests import HtmxHttpRequest
 from games.models import Hand, MatchStatus
 from games.presenters.review import hand_record, hand_so_far, replay_frame
 from games.presenters.table import engine_view, load_seats, viewer_seat
-from games.requests import HtmxHttpRequest
 
 
 @never_cache

@@ -15,8 +15,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from games.access import viewable_match_or_404
+from games.lib.requests import HtmxHttpRequest
 from games.presenters.shuffle import NotRevealed, record_json, verification
-from games.requests import HtmxHttpRequest
 
 KEPT = 403  # the secret exists and is kept until the deals it gives are over
 NONE = 404  # nothing was committed: there is nothing to verify, ever

@@ -12,7 +12,7 @@ from datetime import timedelta
 from playwright.sync_api import Page, expect
 
 from games import services
-from games.deadlines import time_out_seat
+from games.background.deadlines import time_out_seat
 from games.models import Action, Match, Seat
 from tests.browser.helpers import card_codes, off_the_loop
 from tests.conftest import PASSWORD

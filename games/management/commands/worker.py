@@ -3,7 +3,7 @@
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from games.deadlines import ensure_sweep_scheduled
+from games.background.deadlines import ensure_sweep_scheduled
 from games.notifications.tasks import ensure_digest_scheduled
 
 

@@ -1,8 +1,9 @@
 """A round's deadline: when it passes, bots finish the round's matches and the round closes.
 
 Staff set `Round.deadline` in the admin (`set_deadline`); once that commits, a task is queued
-for the deadline (`games/deadlines.py`), and the periodic sweep (`sweep_rounds`) catches any
-the worker missed. Both, and the admin's "Finish by bots now", call `finish_round_by_bots`.
+for the deadline (`games/background/round_deadline_tasks.py`), and the periodic sweep
+(`sweep_rounds`) catches any the worker missed. Both, and the admin's "Finish by bots now",
+call `finish_round_by_bots`.
 
 A match is finished one decision at a time, never under one long lock: each decision a person
 owes is chosen by the timeout bot on the table as last committed, then applied under the
@@ -30,7 +31,8 @@ from django.db import transaction
 from django.dispatch import Signal
 from django.utils.translation import gettext, gettext_lazy
 
-from games import clock, engine
+from games import engine
+from games.lib import clock
 from games.models import (
     Action,
     Match,

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games import clock, engine
+from games import engine
+from games.lib import clock
 from games.models import (
     MatchStatus,
     Round,

@@ -25,8 +25,8 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games.admin_rounds import RoundInline, save_deadlines
-from games.admin_time_control import TournamentForm
+from games.admin.rounds import RoundInline, save_deadlines
+from games.admin.time_control import TournamentForm
 from games.models import Entry, Round, Tournament, TournamentStatus
 from games.presenters.exports import tournament_rows
 from games.presenters.tournament import round_lines, standings_context

@@ -19,9 +19,9 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games import clock
+from games.background.round_deadline_tasks import finish_round_now
+from games.lib import clock
 from games.models import MatchStatus, Round, RoundStatus, Table
-from games.round_deadline_tasks import finish_round_now
 from games.services import ActionRefused
 from games.services import tournaments as tours
 from games.services.tournaments.round_deadlines import ROUND_NOT_RUNNING

@@ -17,7 +17,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 
-from games.cache_counts import count_up
+from games.lib.cache_counts import count_up
 
 COUNT_SECONDS = 3600
 

@@ -2,7 +2,7 @@
 
 from hashlib import sha256
 
-from games.cache_counts import count_up
+from games.lib.cache_counts import count_up
 
 
 def within_limit(kind: str, key: str, limit: int, window_seconds: int) -> bool:

@@ -1,5 +1,4 @@
-"""Admin pages: profiles, e-mail settings, matches with their seats, hands, log and scores;
-tournaments.
+"""Admin pages: profiles, e-mail settings, matches with their seats, hands, log and scores.
 
 Moves change a match only through the services, so the admin shows the engine's fields
 (snapshot, version, log) read-only; staff can inspect them and check a match's log. Until a
@@ -20,10 +19,9 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games import admin_records, admin_tournaments  # noqa: F401  (they register their admin)
 from games.access import deals_revealed, revealed_matches
 from games.accounts.names import clean_display_name
-from games.admin_base import ReadOnlyAdmin
+from games.admin.base import ReadOnlyAdmin
 from games.models import (
     Action,
     Hand,

@@ -9,7 +9,7 @@ from django.contrib import admin
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.admin_base import ReadOnlyAdmin
+from games.admin.base import ReadOnlyAdmin
 from games.models import Competitor, MatchResult, TableSizeStats, display_name_of
 
 
