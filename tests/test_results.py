@@ -118,11 +118,12 @@ def html_text(response) -> str:
 def check_the_table(match: Match, seats: list[Seat]) -> None:
     """The table's standings: every seat's stored place in order; the winners named."""
     viewer = next(s.user for s in seats if s.user_id)
-    page = client_for(viewer).get(match.get_absolute_url()).content.decode()
+    response = client_for(viewer).get(match.get_absolute_url())
+    page = response.content.decode()
     standings = re.findall(r'<li( class="is-winner")?><span class="rank">(\d+)', page)
     expected = sorted(seats, key=lambda s: (s.rank, s.position))
     assert [(bool(w), int(rank)) for w, rank in standings] == [(s.won, s.rank) for s in expected]
-    text = html_text(client_for(viewer).get(match.get_absolute_url()))
+    text = html_text(response)
     if not any(s.won for s in seats):
         assert "nobody wins" in text
     someone_left = any(s.has_left for s in seats)

@@ -63,12 +63,13 @@ def match_context(
         view = sealed_view(view)  # type: ignore[arg-type]
     around = places(seats, seat, view)
     by_pos = {p.position: p for p in around}
+    me = by_pos[seat.position] if seat else None
     lines = sheet_lines(view)
     return {
         "match": match,
         "version": match.version,
         "places": around,
-        "me": by_pos[seat.position] if seat else None,
+        "me": me,
         "is_player": seat is not None,
         "is_creator": match.created_by_id == user.pk,
         "has_left": seat is None and any(s.is_held_by(user) for s in seats),
@@ -84,7 +85,7 @@ def match_context(
         "error": error,
         "empty_seats": [p for p in around if p.is_empty],
         "moon_label": MoonOption(match.moon_option).label,
-        **_table_facts(match, view, by_pos, lines, sealed, changed),
+        **_table_facts(match, view, around, by_pos, me, lines, sealed, changed),
         **_hand_facts(view, by_pos, selected),
         **table_actions(match, seats, seat),
     }
@@ -93,14 +94,14 @@ def match_context(
 def _table_facts(
     match: Match,
     view: engine.PublicView | None,
+    around: list[Place],
     by_pos: dict[int, Place],
+    me: Place | None,
     lines: list[Line],
     sealed: bool,
     changed: Changed | None,
 ) -> dict[str, object]:
     """What lies on the table: the trick, the last trick and hand, the result, the news."""
-    around = list(by_pos.values())
-    me = next((p for p in around if p.is_you), None)
     summary = last_hand(around, lines)
     # Who won tells which way a deal went: sealed too, until the round closes.
     result = None if sealed else result_of(match, around)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from django.db import models, transaction
 from django.db.models import Q
@@ -266,9 +265,7 @@ def _rate(seats: Sequence[Seat], competitors: dict[Key, Competitor]) -> None:
     _write(Competitor, competitors.values(), ["mu", "sigma", "rating", "rated_matches"])
 
 
-def record_finished_match(
-    match: Match, seats: Sequence[Seat], recorded_at: datetime | None = None
-) -> None:
+def record_finished_match(match: Match, seats: Sequence[Seat]) -> None:
     """Add a finished match to its competitors' statistics, ratings and results.
 
     Call it once per match, in a transaction, after its last score lines are written: as it
@@ -313,8 +310,9 @@ def record_finished_match(
         )
         for key, competitor in competitors.items()
     )
-    match.recorded_at = recorded_at or clock.now()
-    Match.objects.filter(pk=match.pk).update(recorded_at=match.recorded_at)
+    if match.recorded_at is None:  # the rebuild keeps when each match was first counted
+        match.recorded_at = clock.now()
+        Match.objects.filter(pk=match.pk).update(recorded_at=match.recorded_at)
 
 
 def queen_takers_from_log(match: Match) -> dict[int, int | None]:
@@ -363,6 +361,6 @@ def rebuild() -> int:
         for match in finished.iterator(chunk_size=500):
             fill_missing_queens(match)
             seats = list(Seat.objects.filter(match=match))
-            record_finished_match(match, seats, recorded_at=match.recorded_at)
+            record_finished_match(match, seats)
             count += 1
     return count
