@@ -133,7 +133,9 @@ def test_the_background_plays_the_bots_one_card_and_one_version_at_a_time(
     finally:
         match_changed.disconnect(listen)
     match.refresh_from_db()
-    assert 1 <= played <= 3
+    # The bots finish the trick (3 cards at most) and, when one of them takes it, lead the next
+    # and follow up to her (3 more): the deal is drawn at random, so either can happen.
+    assert 1 <= played <= 6
     assert match.bots_due_since is None
     assert 0 in state_of(match).to_act(), "the person is to act once the bots have played"
     searched = Action.objects.filter(match=match, version__gt=before, actor=Action.Actor.BOT)
