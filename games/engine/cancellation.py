@@ -29,7 +29,7 @@ from .cards import (
     code_index,
 )
 from .deal import Deal
-from .errors import BadDeal, CardNotHeld, EngineError, IllegalMove, NotYourTurn, WrongPhase
+from .errors import BadDeal, CardNotHeld, EngineError, IllegalMove, WrongPhase
 from .phases import HAND_OVER, MOON, PLAYING
 from .rules import CANCELLATION, RuleSet
 from .state import Match, register_variant
@@ -170,10 +170,9 @@ class CancellationMatch(Match):
 
     def _play_error(self, seat: int, card: int) -> EngineError | None:
         seat = self._seat(seat)
-        if self.phase != PLAYING:
-            return WrongPhase(self._phase_words("play a card"))
-        if seat != self.turn:
-            return NotYourTurn(f"It is seat {self.turn}'s turn to play", "R1.5")
+        error = self._turn_error(seat)
+        if error:
+            return error
         bit = 1 << card
         if not self.hands[seat] & bit:
             return CardNotHeld(f"You do not hold the {ALL_CARDS[card].symbol}")

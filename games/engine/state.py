@@ -281,12 +281,19 @@ class Match:
             raise NotYourTurn(f"There is no seat {seat!r} at this table")
         return seat
 
-    def _play_error(self, seat: int, card: int) -> EngineError | None:
-        seat = self._seat(seat)
+    def _turn_error(self, seat: int) -> EngineError | None:
+        """Return why `seat` may not play a card now (R1.5), or None if it is its turn."""
         if self.phase != PLAYING:
             return WrongPhase(self._phase_words("play a card"))
         if seat != self.turn:
             return NotYourTurn(f"It is seat {self.turn}'s turn to play", "R1.5")
+        return None
+
+    def _play_error(self, seat: int, card: int) -> EngineError | None:
+        seat = self._seat(seat)
+        error = self._turn_error(seat)
+        if error:
+            return error
         hand = self.hands[seat]
         bit = 1 << card
         if not hand & bit:

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..cards import DECK_SIZE, FULL_DECK, HEARTS_MASK, QS_INDEX, QS_MASK
+from ..cards import DECK_SIZE, FULL_DECK
 from ..state import MOON, PLAYING, Match
-from .playout import HIGH_SPADES, NOISE, NOT_QS, high_rank, low_rank, moon_option
+from .playout import HIGH_SPADES, NOISE, NOT_QS, low_rank, moon_option, shed_card
 
 
 def faces(mask: int) -> int:
@@ -46,7 +46,7 @@ def duck_two_decks(m: Match, legal: int) -> int:
         trick = m.trick_mask
         once = (trick ^ trick >> DECK_SIZE) & FULL_DECK  # faces played once: not cancelled
         return copy_held(follow_face(follow, once & lead), legal)
-    return copy_held(shed_face(held), legal)
+    return copy_held(shed_card(held), legal)
 
 
 def follow_face(follow: int, live: int) -> int:
@@ -65,20 +65,6 @@ def follow_face(follow: int, live: int) -> int:
         return losers.bit_length() - 1  # duck with the highest card that cannot win
     # We take it unless someone overtakes or cancels our card: spend the highest, not a Q♠.
     return (follow & NOT_QS or follow).bit_length() - 1
-
-
-def shed_face(held: int) -> int:
-    """Return the face to discard when void: a Q♠, then high spades, the highest heart, the
-    highest card."""
-    if held & QS_MASK:
-        return QS_INDEX
-    high_spades = held & HIGH_SPADES
-    if high_spades:
-        return high_spades.bit_length() - 1
-    hearts = held & HEARTS_MASK
-    if hearts:
-        return hearts.bit_length() - 1
-    return high_rank(held)
 
 
 def play_out_two_decks(

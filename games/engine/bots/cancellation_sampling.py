@@ -20,7 +20,7 @@ import random
 from ..cancellation import HEARTS2, POINTS2, SUITS2
 from ..cards import DECK_SIZE, HEARTS, TWO_DECKS
 from ..views import SeatView
-from .sampling import Knowledge, deal_by_flow, deal_by_suit
+from .sampling import Knowledge, deal_by_flow, deal_by_suit, to_deal
 
 # Random attempts before the flow (about 0.2 ms each at two decks, the flow 0.5 ms). Fewer than
 # the one-deck SAMPLE_TRIES: late in a hand with many voids shown, random draws can fail nearly
@@ -30,7 +30,7 @@ TWO_DECK_TRIES = 8
 
 def two_deck_knowledge(view: SeatView) -> Knowledge:
     """Return what the view's seat knows about the hidden cards during a Cancellation hand."""
-    n, me = view.players, view.seat
+    n = view.players
     excluded = [0] * n
     taken = [0] * n
     played = 0
@@ -56,23 +56,14 @@ def two_deck_knowledge(view: SeatView) -> Knowledge:
         if trick_mask & POINTS2:
             broken = True  # R5.4: also on a trick not won; the widow never breaks hearts
         played |= trick_mask
-    hand = view.hand_mask
-    excluded[me] = 0
-    known = [0] * n
-    known[me] = hand
-    qs_weight = [1.0] * n  # no leaning: two Q♠ and bigger tables make a missed drop weak
-    qs_weight[me] = 0.0
-    return Knowledge(
-        seat=me,
-        players=n,
-        hand=hand,
+    return Knowledge.of_seat(
+        view,
+        deck=TWO_DECKS,
         played=played,
-        unseen=TWO_DECKS & ~hand & ~played,
-        counts=view.hand_counts,
-        excluded=tuple(excluded),
-        known=tuple(known),
-        taken=tuple(taken),
-        qs_weight=tuple(qs_weight),
+        excluded=excluded,
+        known=[0] * n,
+        taken=taken,
+        qs_weight=[1.0] * n,  # no leaning: two Q♠ and bigger tables make a missed drop weak
         widow=view.widow_size,
     )
 
@@ -99,10 +90,5 @@ def sample_two_deck_deal(k: Knowledge, rng: random.Random) -> tuple[list[int], i
 def _start(k: Knowledge) -> tuple[list[int], list[int], int, list[int]]:
     """Return the hands to fill (the widow last), their room, the cards to deal, and what
     each hand may not hold."""
-    hands = [*k.known, 0]
-    need = [count - known.bit_count() for count, known in zip(k.counts, k.known, strict=True)]
-    need.append(k.widow)
-    free = k.unseen
-    for mask in k.known:
-        free &= ~mask
-    return hands, need, free, [*k.excluded, 0]
+    hands, need, free = to_deal(k)
+    return [*hands, 0], [*need, k.widow], free, [*k.excluded, 0]

@@ -65,15 +65,21 @@ def duck_card(m: Match, legal: int) -> int:
             return under.bit_length() - 1
         # We take it unless someone overtakes: spend the highest card, not the Q♠.
         return (legal & NOT_QS or legal).bit_length() - 1
-    if legal & QS_MASK:
+    return shed_card(legal)
+
+
+def shed_card(cards: int) -> int:
+    """Return the card to discard when void: the Q♠, then high spades, the highest heart, the
+    highest card (the baseline's choice, and the two-deck playouts' among faces)."""
+    if cards & QS_MASK:
         return QS_INDEX
-    high_spades = legal & HIGH_SPADES
+    high_spades = cards & HIGH_SPADES
     if high_spades:
         return high_spades.bit_length() - 1
-    hearts = legal & HEARTS_MASK
+    hearts = cards & HEARTS_MASK
     if hearts:
         return hearts.bit_length() - 1
-    return high_rank(legal)
+    return high_rank(cards)
 
 
 def shoot_card(m: Match, legal: int) -> int:

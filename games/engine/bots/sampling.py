@@ -39,10 +39,44 @@ class Knowledge:
     # R5.2: how many unseen cards lie face down in the widow rather than in a hand.
     widow: int = 0
 
+    @classmethod
+    def of_seat(
+        cls,
+        view: SeatView,
+        *,
+        deck: int,
+        played: int,
+        excluded: list[int],
+        known: list[int],
+        taken: list[int],
+        qs_weight: list[float],
+        widow: int = 0,
+    ) -> Knowledge:
+        """Return the view's seat's knowledge from what was read of the hand: the seat's own
+        hand is known to it, so it excludes nothing there and weighs no Q♠ to itself."""
+        me = view.seat
+        hand = view.hand_mask
+        known[me] = hand
+        excluded[me] = 0
+        qs_weight[me] = 0.0
+        return cls(
+            seat=me,
+            players=view.players,
+            hand=hand,
+            played=played,
+            unseen=deck & ~hand & ~played,
+            counts=view.hand_counts,
+            excluded=tuple(excluded),
+            known=tuple(known),
+            taken=tuple(taken),
+            qs_weight=tuple(qs_weight),
+            widow=widow,
+        )
+
 
 def knowledge(view: SeatView) -> Knowledge:
     """Return what the view's seat knows about the hidden cards during play."""
-    n, me = view.players, view.seat
+    n = view.players
     deck = view.rules.deck_mask
     excluded = [0] * n
     taken = [0] * n
@@ -71,21 +105,14 @@ def knowledge(view: SeatView) -> Knowledge:
         for passed_card in view.passed:
             passed |= 1 << passed_card.index
         known[view.pass_to] = passed & ~played
-    hand = view.hand_mask
-    known[me] = hand
-    excluded[me] = 0
-    qs_weight[me] = 0.0
-    return Knowledge(
-        seat=me,
-        players=n,
-        hand=hand,
+    return Knowledge.of_seat(
+        view,
+        deck=deck,
         played=played,
-        unseen=deck & ~hand & ~played,
-        counts=view.hand_counts,
-        excluded=tuple(excluded),
-        known=tuple(known),
-        taken=tuple(taken),
-        qs_weight=tuple(qs_weight),
+        excluded=excluded,
+        known=known,
+        taken=taken,
+        qs_weight=qs_weight,
     )
 
 
@@ -136,13 +163,20 @@ def sample_hands(k: Knowledge, rng: random.Random, weighted: bool = True) -> lis
     return _flow_sample(k, rng)
 
 
-def _try_sample(k: Knowledge, rng: random.Random, weighted: bool) -> list[int] | None:
-    n = k.players
+def to_deal(k: Knowledge) -> tuple[list[int], list[int], int]:
+    """Return the hands to fill (each with its known cards), the room left in each, and the
+    unseen cards not known to be anywhere: what a sample deals."""
     hands = list(k.known)
-    need = [k.counts[s] - hands[s].bit_count() for s in range(n)]
+    need = [count - known.bit_count() for count, known in zip(k.counts, k.known, strict=True)]
     free = k.unseen
     for mask in k.known:
         free &= ~mask
+    return hands, need, free
+
+
+def _try_sample(k: Knowledge, rng: random.Random, weighted: bool) -> list[int] | None:
+    n = k.players
+    hands, need, free = to_deal(k)
     random_ = rng.random
     if free & QS_MASK:
         free ^= QS_MASK
@@ -219,12 +253,7 @@ def _flow_sample(k: Knowledge, rng: random.Random) -> list[int]:
     Every exclusion here is a whole suit (a void shown, or all but hearts for a seat that led
     hearts unbroken), so a flow from suits to hands finds a deal in bounded steps.
     """
-    n = k.players
-    hands = list(k.known)
-    need = [k.counts[s] - hands[s].bit_count() for s in range(n)]
-    free = k.unseen
-    for mask in k.known:
-        free &= ~mask
+    hands, need, free = to_deal(k)
     return deal_by_flow(hands, need, free, k.excluded, SUIT_MASKS, rng)
 
 
