@@ -53,6 +53,16 @@ def _card_index(card: Card | str) -> int:
     return card.index if isinstance(card, Card) else index_of(card)
 
 
+def following(hand: int, lead_mask: int, first: bool) -> int:
+    """Return the legal plays of a hand after a trick's lead (R3.2, R3.3)."""
+    legal = hand & lead_mask
+    if legal:
+        return legal  # R3.2 follow suit
+    if first:
+        return hand & NO_POINTS or hand  # R3.3
+    return hand
+
+
 class Match:
     """The whole state of a match; every change goes through pass/play/moon or their fast twins.
 
@@ -216,12 +226,7 @@ class Match:
         """Return the legal plays of the seat to act as a card set (R3.1-R3.7)."""
         hand = self.hands[self.turn]
         if self.trick:
-            legal = hand & self.lead_mask
-            if legal:
-                return legal  # R3.2 follow suit
-            if self.first:
-                return hand & NO_POINTS or hand  # R3.3
-            return hand
+            return following(hand, self.lead_mask, self.first)
         if self.first:
             return hand & (1 << self.opening)  # R3.1
         if self.broken:
@@ -482,13 +487,7 @@ class Match:
         seat = self.left[seat]
         if seat != leader:
             self.turn = seat
-            hand = hands[seat]
-            legal = hand & self.lead_mask
-            if legal:
-                return legal  # R3.2 follow suit
-            if self.first:
-                return hand & NO_POINTS or hand  # R3.3
-            return hand
+            return following(hands[seat], self.lead_mask, self.first)
         # R3.4: the highest card of the suit led is the top bit of the trick within that suit.
         top = (self.trick_mask & self.lead_mask).bit_length() - 1
         winner = (leader + trick.index(top)) % self.n
