@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
@@ -27,6 +27,8 @@ from games.models import (
     display_name_of,
 )
 from games.services import rating_math
+
+from .charts import PlotArea
 
 RECENT = 10
 CHART_POINTS = 200
@@ -126,15 +128,9 @@ class ChartPoint:
 
 
 @dataclass(frozen=True)
-class RatingChart:
+class RatingChart(PlotArea):
     """The rating after each rated match (every k-th of many), placed on the chart's grid."""
 
-    width: int
-    height: int
-    left: float
-    right: float
-    top: float
-    bottom: float
     points: tuple[ChartPoint, ...]
     y_ticks: tuple[tuple[float, int], ...]
     x_ticks: tuple[tuple[float, int], ...]
@@ -153,8 +149,7 @@ def rating_chart(history: Sequence[tuple[int, int]]) -> RatingChart | None:
     """Place (rated match number, rating after it) pairs on the chart; None without any."""
     if not history:
         return None
-    width, height = 640, 240
-    left, right, top, bottom = 52.0, 624.0, 20.0, 206.0
+    area = PlotArea(width=640, height=240, left=52.0, right=624.0, top=20.0, bottom=206.0)
     start = rating_math.display_rating(rating_math.NEW_SKILL)
     series = [(0, start), *history]
     ratings = [rating for _, rating in series]
@@ -163,10 +158,10 @@ def rating_chart(history: Sequence[tuple[int, int]]) -> RatingChart | None:
     last = series[-1][0]
 
     def x(number: int) -> float:
-        return round(left + (right - left) * number / max(last, 1), 1)
+        return area.x(number, last)
 
     def y(rating: int) -> float:
-        return round(bottom - (bottom - top) * (rating - low) / (high - low), 1)
+        return area.y(rating, low, high)
 
     step = max(100, math.ceil((high - low) / 4 / 100) * 100)
     x_step = max(1, math.ceil(last / 8))
@@ -184,12 +179,7 @@ def rating_chart(history: Sequence[tuple[int, int]]) -> RatingChart | None:
         "low": min(ratings),
     }
     return RatingChart(
-        width=width,
-        height=height,
-        left=left,
-        right=right,
-        top=top,
-        bottom=bottom,
+        **asdict(area),
         points=tuple(ChartPoint(x(n), y(r), n, r) for n, r in series),
         y_ticks=tuple((y(v), v) for v in range(low, high + 1, step)),
         x_ticks=tuple((x(n), n) for n in range(0, last + 1, x_step)),

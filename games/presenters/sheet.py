@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from django.utils.translation import gettext
 
@@ -12,6 +12,7 @@ from games import engine
 from games.access import deals_revealed
 from games.models import Match
 
+from .charts import PlotArea
 from .table import Place
 
 # Line colours and dash patterns for the chart: told apart without colour too.
@@ -20,11 +21,9 @@ DASHES = ("", "7 4", "2 4", "10 4 2 4", "4 4", "1 4", "12 5")
 
 
 @dataclass(frozen=True)
-class Line:
-    """One seat's score for one hand: what the log's `ScoreLine` row holds, from the engine."""
+class SheetCell:
+    """One seat's line of the score sheet for one hand."""
 
-    hand_number: int
-    seat: int
     score: int
     total: int
     shot_moon: bool
@@ -32,6 +31,22 @@ class Line:
     # R5: the moon's worth (26, or 52 with two decks); Omnibus: whether the seat took the bonus.
     moon_points: int = 26
     took_bonus: bool = False
+
+    @property
+    def moon_words(self) -> str:
+        if self.moon_option == "subtract":
+            return gettext("subtracted %(points)s") % {"points": self.moon_points}
+        if self.moon_option == "add":
+            return gettext("added %(points)s to everyone else") % {"points": self.moon_points}
+        return ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Line(SheetCell):
+    """One seat's score for one hand: what the log's `ScoreLine` row holds, from the engine."""
+
+    hand_number: int
+    seat: int
 
 
 def sheet_lines(view: engine.PublicView | None) -> list[Line]:
@@ -59,26 +74,6 @@ def sheet_lines(view: engine.PublicView | None) -> list[Line]:
 
 
 @dataclass(frozen=True)
-class SheetCell:
-    """One seat's line of the score sheet for one hand."""
-
-    score: int
-    total: int
-    shot_moon: bool
-    moon_option: str
-    moon_points: int = 26
-    took_bonus: bool = False
-
-    @property
-    def moon_words(self) -> str:
-        if self.moon_option == "subtract":
-            return gettext("subtracted %(points)s") % {"points": self.moon_points}
-        if self.moon_option == "add":
-            return gettext("added %(points)s to everyone else") % {"points": self.moon_points}
-        return ""
-
-
-@dataclass(frozen=True)
 class SheetRow:
     """One hand on the score sheet."""
 
@@ -99,15 +94,9 @@ class ChartLine:
 
 
 @dataclass(frozen=True)
-class Chart:
+class Chart(PlotArea):
     """The running totals drawn on the server: lines, axes and the target (if the match has one)."""
 
-    width: int
-    height: int
-    left: float
-    right: float
-    top: float
-    bottom: float
     lines: tuple[ChartLine, ...]
     target_y: float | None
     y_ticks: tuple[tuple[float, int], ...]
@@ -119,14 +108,7 @@ def score_sheet(match: Match, places: Sequence[Place], lines: Sequence[Line]) ->
     """Return the score sheet rows (R4.1) and the running-totals chart."""
     by_hand: dict[int, dict[int, SheetCell]] = {}
     for line in lines:
-        by_hand.setdefault(line.hand_number, {})[line.seat] = SheetCell(
-            line.score,
-            line.total,
-            line.shot_moon,
-            line.moon_option,
-            line.moon_points,
-            line.took_bonus,
-        )
+        by_hand.setdefault(line.hand_number, {})[line.seat] = line
     columns = sorted(places, key=lambda p: p.position)
     rows = [
         SheetRow(number, tuple(cells[p.position] for p in columns))
@@ -166,8 +148,7 @@ def build_chart(
     A match of a fixed number of hands has no target (None): its scale ends at the highest
     total, rounded up to ten, instead of at a target nobody plays to.
     """
-    width, height = 640, 260
-    left, right, top, bottom = 44.0, 624.0, 30.0, 226.0
+    area = PlotArea(width=640, height=260, left=44.0, right=624.0, top=30.0, bottom=226.0)
     series = [[0] + [row.cells[i].total for row in rows] for i in range(len(names))]
     values = [v for s in series for v in s] or [0]
     scale = target if target is not None else _round_up(max(values))
@@ -175,10 +156,10 @@ def build_chart(
     span_x = max(len(rows), 1)
 
     def x(i: int) -> float:
-        return round(left + (right - left) * i / span_x, 1)
+        return area.x(i, span_x)
 
     def y(v: int) -> float:
-        return round(bottom - (bottom - top) * (v - low) / (high - low), 1)
+        return area.y(v, low, high)
 
     lines = tuple(
         ChartLine(
@@ -209,12 +190,7 @@ def build_chart(
     else:
         desc = gettext("No hand has been scored yet. The match %(ends)s.") % {"ends": ends}
     return Chart(
-        width=width,
-        height=height,
-        left=left,
-        right=right,
-        top=top,
-        bottom=bottom,
+        **asdict(area),
         lines=lines,
         target_y=None if target is None else y(target),
         y_ticks=tuple((y(v), v) for v in tick_values),

@@ -3,12 +3,8 @@
 (function () {
   "use strict";
 
-  // Words come from the site's catalogue (/jsi18n/, loaded first); without it, English.
-  var gettext = window.gettext || function (text) { return text; };
-  var ngettext = window.ngettext || function (one, many, n) { return n === 1 ? one : many; };
-  var interpolate = window.interpolate || function (text, values) {
-    return text.replace(/%\((\w+)\)s/g, function (all, name) { return String(values[name]); });
-  };
+  // Words come from the site's catalogue (/jsi18n/, then words.js: English without it).
+  var gettext = window.gettext, ngettext = window.ngettext, interpolate = window.interpolate;
 
   // Every card is in the arrow keys' round, the ones that may not be played too: focused, each
   // of those reads out why (its aria-describedby).
