@@ -227,6 +227,12 @@ class BotLevel(models.TextChoices):
     STRONG = "strong", _("Strong")
 
 
+# The levels whose bots search: the site makes their plays in the background (bot_turns).
+SEARCHING_LEVELS = frozenset({BotLevel.NORMAL, BotLevel.STRONG})
+# The level of the bot that plays on for a person who left a match.
+LEFT_SEAT_LEVEL = BotLevel.STRONG
+
+
 class Seat(models.Model):
     """A place at the table, held by a person or a bot."""
 
@@ -319,6 +325,19 @@ class Seat(models.Model):
         A finished match places them after everyone who stayed (`games/services/results.py`).
         """
         return self.user_id is not None and self.resigned
+
+    @property
+    def playing_level(self) -> str | None:
+        """Return the level of the bot playing the seat (its own, the strongest for a seat its
+        person left), or None for a person's seat."""
+        if self.is_bot:
+            return self.bot_level
+        return LEFT_SEAT_LEVEL if self.resigned else None
+
+    @property
+    def bot_searches(self) -> bool:
+        """Say whether a searching bot plays the seat (its plays are made in the background)."""
+        return self.playing_level in SEARCHING_LEVELS
 
     @property
     def won(self) -> bool:

@@ -22,7 +22,6 @@ from games.lib.card_words import card_words
 from games.models import Match, MatchStatus, Seat
 from games.models.profiles import away_until as away_until_of
 from games.services import clocks
-from games.services.table import SEARCHING_LEVELS, bot_level_of
 
 from .players import player_url
 
@@ -222,7 +221,7 @@ def places(seats: Sequence[Seat], me: Seat | None, view: engine.PublicView | Non
                     to_act
                     and view is not None
                     and view.phase == engine.PLAYING
-                    and bot_level_of(seat) in SEARCHING_LEVELS
+                    and seat.bot_searches
                 ),
                 cos=round(cos, 4) + 0.0,  # + 0.0 turns -0.0 into 0.0
                 sin=round(sin, 4) + 0.0,

@@ -23,7 +23,7 @@ from games import engine
 from games.lib import clock
 from games.models import Action, Match, MatchStatus, Seat
 from games.services import states
-from games.services.table import SEARCHING_LEVELS, LockedTable, bot_level_of
+from games.services.table import LockedTable
 from games.services.writes import write_transaction
 
 # More cards than any match can need between two persons' turns: a guard, never reached.
@@ -37,8 +37,9 @@ def _searched_card(match: Match, table_seats: list[Seat]) -> tuple[int, engine.D
     state = states.load(match.pk, match.snapshot)
     if state.phase != engine.PLAYING:
         return None
-    level = bot_level_of(table_seats[state.turn])
-    if level not in SEARCHING_LEVELS:
+    seat = table_seats[state.turn]
+    level = seat.playing_level
+    if level is None or not seat.bot_searches:
         return None
     # The match's bot seed (`services/shuffles.py`): no deal can be computed from it.
     bot = engine.bot_for_level(level, seed=match.seed)

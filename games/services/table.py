@@ -40,8 +40,6 @@ TIMEOUT_BOT = engine.bot_for_level("strong")
 # Levels whose bots search before playing a card (tens of milliseconds): nobody waits on them,
 # their plays are made in the background (`bot_turns.py`). Their passes and moon choices take
 # no search and are made at once. A seat its player left is played at the strongest level.
-SEARCHING_LEVELS = frozenset({BotLevel.NORMAL, BotLevel.STRONG})
-LEFT_SEAT_LEVEL = BotLevel.STRONG
 # The match columns a change may touch; the rest (rules, options, deals) are set at creation.
 CHANGING_FIELDS = [
     "status", "started_at", "finished_at", "hand_no", "current_hand", "next_seq", "snapshot",
@@ -236,7 +234,7 @@ class LockedTable:
         return seat.is_bot or seat.resigned
 
     def bot_level(self, position: int) -> str | None:
-        return bot_level_of(self.seats[position])
+        return self.seats[position].playing_level
 
     def bot_decision(self, position: int) -> engine.Decision:
         """Return a bot's decision for a seat, made at once (a search bot's pass or moon choice)."""
@@ -257,7 +255,7 @@ class LockedTable:
         ):
             return None
         position = state.turn
-        if not self.is_bot(position) or self.bot_level(position) not in SEARCHING_LEVELS:
+        if not self.is_bot(position) or not self.seats[position].bot_searches:
             return None
         return position
 
@@ -304,7 +302,7 @@ class LockedTable:
     def _automatic_play(self, position: int) -> tuple[engine.Decision | None, str]:
         state = self.game
         if self.is_bot(position):
-            if self.bot_level(position) in SEARCHING_LEVELS:
+            if self.seats[position].bot_searches:
                 return None, ""  # played in the background: see `bot_turns.py`
             return BOT.choose(state.view(position)), Action.Actor.BOT
         legal = state.legal_plays(position)
@@ -463,14 +461,6 @@ class LockedTable:
             if _turn_marks(seat) != self._seats_before.get(seat.pk):
                 changed.append(seat)
         return changed
-
-
-def bot_level_of(seat: Seat) -> str | None:
-    """Return the level of the bot playing a seat (its own, the strongest for a seat its player
-    left), or None for a person's seat."""
-    if seat.is_bot:
-        return seat.bot_level
-    return LEFT_SEAT_LEVEL if seat.resigned else None
 
 
 def _write_seats(seats: list[Seat]) -> None:

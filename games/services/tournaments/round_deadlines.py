@@ -45,7 +45,7 @@ from games.models import (
 )
 from games.services import bot_turns, states
 from games.services.errors import Conflict, NotFound
-from games.services.table import TIMEOUT_BOT, LockedTable, bot_level_of
+from games.services.table import TIMEOUT_BOT, LockedTable
 from games.services.tournaments.common import lock
 from games.services.tournaments.rounds import (
     close_round,
@@ -160,7 +160,7 @@ def finish_step(match_id: int) -> Step:
         return Step.FINISHED
     seats = list(match.seats.order_by("position"))
     state = states.load(match.pk, match.snapshot)
-    people = [p for p in state.to_act() if bot_level_of(seats[p]) is None]
+    people = [p for p in state.to_act() if seats[p].playing_level is None]
     if people:
         position = people[0]
         decision = TIMEOUT_BOT.choose(state.view(position))
