@@ -15,6 +15,7 @@ Both copies are the same card for every rule, so which copy goes never changes t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from .cards import (
     ALL_CARDS,
@@ -30,7 +31,7 @@ from .cards import (
 )
 from .deal import Deal
 from .errors import BadDeal, CardNotHeld, EngineError, IllegalMove, WrongPhase
-from .phases import HAND_OVER, MOON, PLAYING
+from .phases import HAND_OVER, PLAYING
 from .rules import CANCELLATION, RuleSet
 from .state import Match, register_variant
 
@@ -97,6 +98,9 @@ def winner_of_trick(rules: RuleSet, leader: int, cards: Sequence[Card]) -> int |
 
 class CancellationMatch(Match):
     """A match of Cancellation Hearts (R5.2, R5.4); made by `Match.new` for such a rule set."""
+
+    # R5.2: the moon is every heart and both Q♠, the widow's included.
+    ALL_POINTS: ClassVar[int] = POINTS2
 
     __slots__ = ("widow", "pending", "takers", "widow_taker", "dealer")
 
@@ -277,19 +281,6 @@ class CancellationMatch(Match):
             if takers[i] != NOT_WON:
                 break
             takers[i] = seat
-
-    def _end_hand(self) -> None:
-        self.turn = -1
-        for seat, taken in enumerate(self.taken):
-            if taken & POINTS2 == POINTS2:  # R5.2: every heart and both Q♠, widow included
-                self.shooter = seat
-                option = self.rules.moon
-                if option == "ask":
-                    self.phase = MOON
-                    return
-                self.moon_fast(option)
-                return
-        self._score(None, None)
 
 
 # Match.new, snapshots and replay build this class for Cancellation rule sets; its views are

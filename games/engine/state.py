@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from .cards import (
     ALL_CARDS,
@@ -83,6 +83,9 @@ class Match:
     >>> match.turn, match.legal_plays(1)
     (1, (Card.parse('AC'),))
     """
+
+    # The cards whoever takes them all has shot the moon with (R4.2; a variant may have more).
+    ALL_POINTS: ClassVar[int] = POINTS_MASK
 
     __slots__ = (
         "rules", "n", "hand_size", "opening", "deck", "hand_no", "phase", "deal", "pass_offset",
@@ -509,7 +512,7 @@ class Match:
     def _end_hand(self) -> None:
         self.turn = -1
         for seat, taken in enumerate(self.taken):
-            if taken & POINTS_MASK == POINTS_MASK:
+            if taken & self.ALL_POINTS == self.ALL_POINTS:
                 self.shooter = seat
                 option = self.rules.moon
                 if option == "ask":
