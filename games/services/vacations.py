@@ -64,7 +64,7 @@ def _count(profile: Profile, now: datetime) -> None:
     profile.vacation_counted_at = since
 
 
-def state_of(user, now: datetime | None = None) -> VacationState:
+def state_of(user: User, now: datetime | None = None) -> VacationState:
     """Return the player's vacation as it stands now, its days counted up (nothing is written)."""
     profile = Profile.objects.select_related("user").get(user=user)
     _count(profile, now or clock.now())
@@ -112,7 +112,7 @@ def _redraw(user: User, change: Callable[[Seat, Match, datetime], bool]) -> int:
     return changed
 
 
-def take_vacation(user, days: int, now: datetime | None = None) -> VacationState:
+def take_vacation(user: User, days: int, now: datetime | None = None) -> VacationState:
     """Go away for `days` whole days: spend them, and stop the player's clocks where allowed.
 
     Refused, with nothing changed, for fewer than one day, more than the days available, or
@@ -149,7 +149,7 @@ def take_vacation(user, days: int, now: datetime | None = None) -> VacationState
         return VacationState(profile.vacation_days, profile.away_since, profile.away_until)
 
 
-def end_vacation(user, now: datetime | None = None, *, early: bool = True) -> VacationState:
+def end_vacation(user: User, now: datetime | None = None, *, early: bool = True) -> VacationState:
     """End the player's vacation, start their stopped clocks again, and give back unused days.
 
     `early`: the player ends it; each whole day not yet begun is given back. The sweep ends a
