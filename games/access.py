@@ -35,7 +35,9 @@ every phase of a round, and checks it answers as these do.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TypeAlias
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 
@@ -43,8 +45,11 @@ from games.models import Hand, Match, MatchStatus, Round, RoundStatus, Seat, Tab
 
 OVER = (MatchStatus.FINISHED, MatchStatus.ABANDONED)
 
+# Whoever asks: a signed-in user, an anonymous visitor, or nobody (a socket without a session).
+Viewer: TypeAlias = User | AnonymousUser | None
 
-def holds_seat(user, match: Match | None, seats: list[Seat] | None = None) -> bool:
+
+def holds_seat(user: Viewer, match: Match | None, seats: list[Seat] | None = None) -> bool:
     """Say whether the user holds (or held, before resigning) a seat in the match."""
     if user is None or not user.is_authenticated:
         return False
@@ -53,7 +58,7 @@ def holds_seat(user, match: Match | None, seats: list[Seat] | None = None) -> bo
     return Seat.objects.filter(match=match, user_id=user.pk).exists()
 
 
-def may_view(user, match: Match, seats: list[Seat] | None = None) -> bool:
+def may_view(user: Viewer, match: Match, seats: list[Seat] | None = None) -> bool:
     """Say whether the user may look at this match (its page, score sheet and live updates)."""
     if user is None or not user.is_authenticated:
         return False
@@ -62,7 +67,7 @@ def may_view(user, match: Match, seats: list[Seat] | None = None) -> bool:
     return holds_seat(user, match, seats)
 
 
-def viewable_match(user, pk: int) -> Match | None:
+def viewable_match(user: Viewer, pk: int) -> Match | None:
     """Return the match with this id if it exists and the user may look at it, else None."""
     match = Match.objects.filter(pk=pk).first()
     if match is None or not may_view(user, match):
@@ -70,7 +75,7 @@ def viewable_match(user, pk: int) -> Match | None:
     return match
 
 
-def viewable_match_or_404(user, pk: int) -> Match:
+def viewable_match_or_404(user: Viewer, pk: int) -> Match:
     """Return the match for a page about it, or 404 if there is none or it is private to
     others: its id alone must not tell an outsider that it exists."""
     match = viewable_match(user, pk)
@@ -126,12 +131,12 @@ def group_open(match: Match) -> bool:
     return matches_in_open_groups().filter(pk=match.pk).exists()
 
 
-def sees_sealed_cards(user, seats: list[Seat]) -> bool:
+def sees_sealed_cards(user: Viewer, seats: list[Seat]) -> bool:
     """Say whether the user sees a sealed table's cards anyway: staff, and its own players."""
     return bool(user is not None and user.is_staff) or holds_seat(user, None, seats)
 
 
-def is_sealed(user, match: Match, seats: list[Seat] | None = None) -> bool:
+def is_sealed(user: Viewer, match: Match, seats: list[Seat] | None = None) -> bool:
     """Say whether the match's cards and figures must stay hidden from this user (see the module).
 
     The one rule every route showing a card, a trick or a hand's points asks.
@@ -168,7 +173,9 @@ def deals_revealed(match: Match) -> bool:
     return revealed_matches().filter(pk=match.pk).exists()
 
 
-def may_see_hand_record(user, match: Match, hand: Hand, seats: list[Seat] | None = None) -> bool:
+def may_see_hand_record(
+    user: Viewer, match: Match, hand: Hand, seats: list[Seat] | None = None
+) -> bool:
     """Say whether the user may see this hand's whole record (see the module).
 
     Its players see a hand once it is over (R6.3); anyone else who may look at the match only

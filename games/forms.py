@@ -1,6 +1,7 @@
 """Forms for creating a match, for the small actions taken at the table, and for the
 query parameters pages read: every value a request brings goes through one of them."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -45,7 +46,7 @@ class BotLevelsWidget(forms.MultiWidget):
             ]
         )
 
-    def decompress(self, value):
+    def decompress(self, value: Sequence[str] | None) -> list[str]:
         return list(value) if value else [BotLevel.NORMAL] * MOST_BOTS
 
 
@@ -54,7 +55,7 @@ class BotLevelsField(forms.MultiValueField):
 
     widget = BotLevelsWidget
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         fields = [
             forms.ChoiceField(
                 choices=BotLevel.choices,
@@ -65,7 +66,7 @@ class BotLevelsField(forms.MultiValueField):
         ]
         super().__init__(fields, require_all_fields=False, required=False, **kwargs)
 
-    def compress(self, data_list) -> tuple[str, ...]:
+    def compress(self, data_list: list[str]) -> tuple[str, ...]:
         values = list(data_list or [])
         values += [""] * (MOST_BOTS - len(values))
         return tuple(value or BotLevel.NORMAL for value in values)
@@ -156,10 +157,10 @@ class CreateMatchForm(MatchSettingsFields, forms.Form):
 class CardField(forms.CharField):
     """One card in its text form ("QS"), checked by the engine's parser."""
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(max_length=3, **kwargs)
 
-    def to_python(self, value) -> str:
+    def to_python(self, value: object) -> str:
         text = (super().to_python(value) or "").strip().upper()
         if not text:
             return text
@@ -203,7 +204,7 @@ class PassForm(VersionForm):
     )
 
     def clean_cards(self) -> list[str]:
-        cards = self.cleaned_data["cards"]
+        cards: list[str] = self.cleaned_data["cards"]
         if len(set(cards)) != 3:
             raise forms.ValidationError(
                 gettext("Choose exactly three cards to pass, not %(count)d.")

@@ -45,7 +45,7 @@ def _play_on_the_bots_thread(match_id: int) -> None:
 
 
 @receiver(bots_due, dispatch_uid="games.bot_runner.play")
-def play_bots_soon(sender, *, match_id: int, **kwargs) -> None:
+def play_bots_soon(sender: object, *, match_id: int, **kwargs: object) -> None:
     """Let the searching bots of a match play, without holding up whoever sent the signal."""
     if server_loop() is not None:
         _executor.submit(_play_on_the_bots_thread, match_id)

@@ -14,6 +14,7 @@ indexed read.
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -21,7 +22,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 from django_tasks import TaskContext, TaskResultStatus, task
 from django_tasks.base import Task
-from django_tasks_db.models import DBTaskResult
+from django_tasks_db.models import DBTaskResult, DBTaskResultQuerySet
 
 from games.lib import clock
 from games.notifications import reminders
@@ -39,7 +40,7 @@ logger = logging.getLogger(__name__)
 STORED_BEFORE = "games.deadlines"
 
 
-def stored_paths(queued: Task) -> list[str]:
+def stored_paths(queued: Task[..., Any]) -> list[str]:  # any task, whatever it returns
     """The task paths the queue may hold this task under: its own, and its path before."""
     return [queued.module_path, f"{STORED_BEFORE}.{queued.name}"]
 
@@ -55,7 +56,9 @@ def time_out_seat(match_id: int, position: int, deadline: str) -> bool:
 
 
 @receiver(deadlines_set, dispatch_uid="games.deadlines.queue")
-def queue_timeouts(sender, *, match_id: int, deadlines: list[tuple[int, datetime]], **kwargs):
+def queue_timeouts(
+    sender: object, *, match_id: int, deadlines: list[tuple[int, datetime]], **kwargs: object
+) -> None:
     """Queue a timeout for each deadline a committed change started."""
     try:
         for position, deadline in deadlines:
@@ -116,7 +119,7 @@ def queue_missed_timeouts(now: datetime | None = None) -> int:
     return queued
 
 
-def pending_sweeps():
+def pending_sweeps() -> DBTaskResultQuerySet:
     return DBTaskResult.objects.filter(
         task_path__in=stored_paths(sweep_deadlines), status=TaskResultStatus.READY
     )

@@ -45,7 +45,9 @@ def finish_round_now(round_id: int) -> int | None:
 
 
 @receiver(round_deadlines.round_deadline_set, dispatch_uid="games.round_deadline_tasks.queue")
-def queue_round_deadline(sender, *, round_id: int, deadline: datetime, **kwargs) -> None:
+def queue_round_deadline(
+    sender: object, *, round_id: int, deadline: datetime, **kwargs: object
+) -> None:
     """Queue the task of a round's deadline, once staff set it."""
     try:
         finish_round_at_deadline.using(run_after=deadline).enqueue(

@@ -29,6 +29,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser, User
+
 from games import engine
 from games.access import deals_revealed, is_sealed, may_see_hand_record
 from games.engine.records.match_record import FORMAT, Score
@@ -130,7 +132,7 @@ def _totals(match: Match, state: engine.Match | None) -> list[int]:
     return list(state.totals) if state is not None else [0] * match.players
 
 
-def match_record(match: Match, user) -> dict[str, Any]:
+def match_record(match: Match, user: User | AnonymousUser) -> dict[str, Any]:
     """Return the match's record as this viewer may download it (see the module)."""
     seats = load_seats(match)
     mine = viewer_seat(seats, user)
@@ -167,7 +169,11 @@ def _result(match: Match, seats: list[Seat]) -> list[dict[str, Any]] | None:
 
 
 def _hands(
-    match: Match, seats: list[Seat], mine: Seat | None, state: engine.Match | None, user
+    match: Match,
+    seats: list[Seat],
+    mine: Seat | None,
+    state: engine.Match | None,
+    user: User | AnonymousUser,
 ) -> list[dict[str, Any]]:
     rules = match.rule_set
     actions: dict[int, list[Action]] = defaultdict(list)
@@ -219,7 +225,7 @@ def spreadsheet_safe(rows: list[list[Any]]) -> list[list[Any]]:
     ]
 
 
-def score_rows(match: Match, user) -> list[list[Any]]:
+def score_rows(match: Match, user: User | AnonymousUser) -> list[list[Any]]:
     """Return the score sheet as CSV rows: what `/matches/<id>/scores/` shows this viewer.
 
     A header, then per hand: for each seat the points taken, the hand's score and the running

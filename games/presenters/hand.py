@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypedDict
 
 from django.utils.translation import gettext
 
@@ -75,7 +76,21 @@ def hand_cards(
     return cards, list(reasons.values())
 
 
-def pass_info(view: engine.SeatView, by_pos: dict[int, Place]) -> dict | None:
+# The viewer's pass: "from" is a keyword, so the class is spelled as a call.
+PassInfo = TypedDict(
+    "PassInfo",
+    {
+        "to": Place,
+        "from": Place | None,
+        "direction": str,
+        "passed": list[engine.Card],
+        "received": list[engine.Card],
+        "waiting_for": list[Place],
+    },
+)
+
+
+def pass_info(view: engine.SeatView, by_pos: dict[int, Place]) -> PassInfo | None:
     """Return who the viewer passes to and receives from, and the cards once they are known."""
     if view.pass_to is None:
         return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext_lazy
 
@@ -43,7 +44,7 @@ SEALED_WORDS = gettext_lazy(
 
 def match_context(
     match: Match,
-    user,
+    user: User | AnonymousUser,
     *,
     changed: Changed | None = None,
     selected: Iterable[str] = (),

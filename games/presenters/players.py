@@ -17,6 +17,7 @@ from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.urls import reverse
 from django.utils.translation import ngettext
 
+from games.access import Viewer
 from games.models import (
     BotLevel,
     Competitor,
@@ -190,7 +191,7 @@ def rating_chart(history: Sequence[tuple[int, int]]) -> RatingChart | None:
 # ----- recent matches, as far as the viewer may see them -----
 
 
-def viewable_results(results: QuerySet[MatchResult], viewer) -> QuerySet[MatchResult]:
+def viewable_results(results: QuerySet[MatchResult], viewer: Viewer) -> QuerySet[MatchResult]:
     """Keep the results of matches the viewer may look at (`games.access.may_view`).
 
     A private match is listed only to its own players and staff; a visitor not signed in may
@@ -210,7 +211,7 @@ class RecentMatch:
     seats: tuple[Seat, ...]
 
 
-def recent_matches(competitor: Competitor, viewer) -> list[RecentMatch]:
+def recent_matches(competitor: Competitor, viewer: Viewer) -> list[RecentMatch]:
     """Return the competitor's latest finished matches that the viewer may see, newest first."""
     seats = Prefetch(
         "match__seats", queryset=Seat.objects.select_related("user__profile").order_by("position")
@@ -225,7 +226,7 @@ def recent_matches(competitor: Competitor, viewer) -> list[RecentMatch]:
     return [RecentMatch(r, tuple(r.match.seats.all())) for r in results[:RECENT]]
 
 
-def player_context(competitor: Competitor | None, viewer) -> dict:
+def player_context(competitor: Competitor | None, viewer: Viewer) -> dict[str, object]:
     """Return what a player page shows: rating, statistics, chart and recent matches."""
     if competitor is None:  # a player who has finished no match yet
         return {"totals": totals_of([]), "chart": None, "recent": [], "competitor": None}

@@ -12,8 +12,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.utils.translation import gettext, ngettext
 
 from games import engine
@@ -80,6 +81,22 @@ class Place:
         return gettext("You") if self.is_you else self.name
 
 
+class LastHand(TypedDict):
+    """The latest scored hand: its number, and each seat's place with its line of the sheet."""
+
+    number: int
+    rows: list[tuple[Place, Line]]
+
+
+class MatchResult(TypedDict):
+    """How a finished match ended, as the page and the live region tell it."""
+
+    headline: str
+    standings: list[Place]
+    winners: list[Place]
+    someone_left: bool
+
+
 @dataclass(frozen=True)
 class Play:
     """A card on the table and who played it; `cancelled`: its twin is in the same trick (R5.2)."""
@@ -108,7 +125,7 @@ def load_seats(match: Match) -> list[Seat]:
     return list(match.seats.select_related("user__profile").order_by("position"))
 
 
-def viewer_seat(seats: Iterable[Seat], user) -> Seat | None:
+def viewer_seat(seats: Iterable[Seat], user: User | AnonymousUser) -> Seat | None:
     """Return the seat the user plays at, or None for a spectator (resigned players watch)."""
     return next((s for s in seats if s.is_held_by(user) and not s.resigned), None)
 
@@ -230,7 +247,7 @@ def places(seats: Sequence[Seat], me: Seat | None, view: engine.PublicView | Non
     return sorted(result, key=lambda p: (p.position - anchor) % n)
 
 
-def last_hand(places: Sequence[Place], lines: Sequence[Line]) -> dict | None:
+def last_hand(places: Sequence[Place], lines: Sequence[Line]) -> LastHand | None:
     """Return the points each seat scored in the latest scored hand, or None before any."""
     if not lines:
         return None
@@ -240,7 +257,7 @@ def last_hand(places: Sequence[Place], lines: Sequence[Line]) -> dict | None:
     return {"number": number, "rows": rows}
 
 
-def result_of(match: Match, places: Sequence[Place]) -> dict | None:
+def result_of(match: Match, places: Sequence[Place]) -> MatchResult | None:
     """Return the winner or co-winners and the standings of a finished match (R4.6)."""
     if match.status != MatchStatus.FINISHED:
         return None
@@ -272,8 +289,8 @@ def announcement(
     view: engine.PublicView | None,
     by_pos: dict[int, Place],
     me: Place | None,
-    last_hand: dict | None,
-    result: dict | None,
+    last_hand: LastHand | None,
+    result: MatchResult | None,
 ) -> str:
     """Say in words what just happened and who is to act, for the live region."""
     if view is None:
@@ -287,7 +304,7 @@ def announcement(
     return " ".join(parts)
 
 
-def _hand_over_words(view: engine.PublicView, last_hand: dict | None) -> list[str]:
+def _hand_over_words(view: engine.PublicView, last_hand: LastHand | None) -> list[str]:
     """The hand just scored, between hands and once the match is over."""
     between_hands = not view.tricks and not view.trick
     if not last_hand or not (between_hands or view.phase == engine.FINISHED):
@@ -323,7 +340,7 @@ def _last_trick_words(view: engine.PublicView, by_pos: dict[int, Place]) -> list
 
 
 def _next_words(
-    view: engine.PublicView, by_pos: dict[int, Place], me: Place | None, result: dict | None
+    view: engine.PublicView, by_pos: dict[int, Place], me: Place | None, result: MatchResult | None
 ) -> list[str]:
     """Who is to act now and on what, or how the match ended."""
     if view.phase == engine.PLAYING:

@@ -5,10 +5,11 @@ Only public facts: who sits where, who must act, final totals. No card ever come
 
 from dataclasses import dataclass
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Prefetch
 from django.utils.translation import gettext
 
-from games.access import sees_sealed_cards, shared_deal_groups
+from games.access import Viewer, sees_sealed_cards, shared_deal_groups
 from games.models import (
     Match,
     MatchStatus,
@@ -78,7 +79,7 @@ def table_status(match: Match | None, seats: list[Seat], *, sealed: bool = False
     return gettext("In play, hand %(hand)s; bots to move") % {"hand": match.hand_no}
 
 
-def round_lines(tournament: Tournament, viewer=None) -> list[RoundLine]:
+def round_lines(tournament: Tournament, viewer: Viewer = None) -> list[RoundLine]:
     """Return every round with its tables, players and live status, in a few queries.
 
     Without a viewer (the admin's staff) every table says who is to act; for a viewer, only
@@ -119,7 +120,7 @@ def round_lines(tournament: Tournament, viewer=None) -> list[RoundLine]:
     return lines
 
 
-def standings_context(tournament: Tournament) -> dict:
+def standings_context(tournament: Tournament) -> dict[str, object]:
     """Return the standings and the tie-breaks that order them."""
     lines: list[Line] = standings_of(tournament)
     return {
@@ -129,7 +130,7 @@ def standings_context(tournament: Tournament) -> dict:
     }
 
 
-def tournament_context(tournament: Tournament, user) -> dict:
+def tournament_context(tournament: Tournament, user: User | AnonymousUser) -> dict[str, object]:
     """Return everything the tournament page shows to this user."""
     entries = list(tournament.entries.select_related("user__profile").order_by("joined_at", "pk"))
     mine = next((e for e in entries if user.is_authenticated and e.user_id == user.pk), None)

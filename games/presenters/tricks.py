@@ -9,11 +9,23 @@ query, otherwise.
 from __future__ import annotations
 
 from collections import Counter
+from typing import TypedDict
 
 from games import engine
 from games.models import Action, Match
 
-from .table import Place, plays_of
+from .table import Place, Play, plays_of
+
+
+class ShownTrick(TypedDict):
+    """A completed trick as the page shows it (see `shown_trick`)."""
+
+    hand: int | None
+    number: int
+    plays: list[Play]
+    winner: Place | None
+    taker: Place | None
+    points: int
 
 
 def last_trick(
@@ -21,7 +33,7 @@ def last_trick(
     view: engine.PublicView | None,
     by_pos: dict[int, Place],
     closed: tuple[int, engine.TrickView] | None = None,
-) -> dict | None:
+) -> ShownTrick | None:
     """Return the latest completed trick: its hand, number, cards in play order, winner, points.
 
     `hand` is None for a trick of the hand in play, and the hand's number for the last trick of
@@ -41,7 +53,7 @@ def last_trick(
 
 def shown_trick(
     trick: engine.TrickView, by_pos: dict[int, Place], *, hand: int | None, number: int
-) -> dict:
+) -> ShownTrick:
     """A completed trick as shown. In Cancellation Hearts (R5.2) a trick whose every card of
     the suit led was cancelled has no winner; its cards go to `taker`, None while they wait."""
     return {
@@ -56,7 +68,7 @@ def shown_trick(
 
 def _previous_hand_last_trick(
     match: Match, view: engine.PublicView, by_pos: dict[int, Place]
-) -> dict | None:
+) -> ShownTrick | None:
     n = view.players
     logged = (
         Action.objects.filter(match=match, hand__number=view.hand_no - 1, kind=Action.Kind.PLAY)

@@ -11,7 +11,6 @@ from games.services.errors import (
     TooManyOpen,
 )
 from games.services.lobby import (
-    MatchOptions,
     add_bot,
     create_match,
     join_match,
@@ -20,6 +19,7 @@ from games.services.lobby import (
     start_match,
     start_seated_match,
 )
+from games.services.match_options import MatchOptions
 from games.services.play import choose_moon, pass_cards, play_card, resign
 from games.services.replay import log_matches_snapshot, replay_match
 from games.services.table import Changed

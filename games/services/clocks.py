@@ -29,8 +29,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Match, Seat
-from games.models.matches import MAX_BANK_SECONDS, MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
 from games.models.profiles import away_until
+from games.models.time_control import MAX_BANK_SECONDS, MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
 from games.services.errors import BadInput
 
 # The share of an allowance left unused that flows back into the bank.

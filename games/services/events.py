@@ -4,6 +4,7 @@ Neither carries a card: only ids, versions, names and links.
 """
 
 from datetime import datetime
+from typing import TypedDict
 
 from django.db import transaction
 from django.dispatch import Signal
@@ -60,7 +61,17 @@ def announce_bots_due_after_commit(match_id: int) -> None:
 tournament_seated = Signal()
 
 
-def announce_seated_after_commit(notices: list[dict]) -> None:
+class SeatedNotice(TypedDict):
+    """What `tournament_seated` is sent with, for one seated player."""
+
+    user_id: int
+    tournament: str
+    round: int
+    table: int
+    url: str
+
+
+def announce_seated_after_commit(notices: list[SeatedNotice]) -> None:
     """Send `tournament_seated` for each notice once the surrounding transaction commits."""
     transaction.on_commit(
         lambda: [tournament_seated.send(sender=None, **notice) for notice in notices]

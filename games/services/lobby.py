@@ -5,6 +5,7 @@ from collections.abc import Collection, Sequence
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.utils.translation import gettext
 
 from games.lib.names import BOT_NAMES
@@ -27,7 +28,7 @@ def _check_bot_levels(levels: Sequence[str]) -> None:
         )
 
 
-def _check_open_matches(user) -> None:
+def _check_open_matches(user: User) -> None:
     """Refuse a player one more open match than MAX_OPEN_MATCHES_PER_PLAYER (created or joined).
 
     Open matches cost every lobby visit a row, and nothing else ends them: the cap keeps one
@@ -46,7 +47,7 @@ def _check_open_matches(user) -> None:
         )
 
 
-def create_match(user, options: MatchOptions) -> Match:
+def create_match(user: User, options: MatchOptions) -> Match:
     """Create a match with the creator in seat 0 and bots in the last `bots` seats."""
     rules = options.rule_set()
     if not 0 <= options.bots < options.players:
@@ -93,9 +94,9 @@ def create_match(user, options: MatchOptions) -> Match:
 
 
 def start_seated_match(
-    creator,
+    creator: User,
     options: MatchOptions,
-    users: Sequence,
+    users: Sequence[User | None],
     shuffle: Shuffle,
     resigned: Collection[int] = (),
 ) -> Match:
@@ -139,7 +140,7 @@ def _open_table(match_id: int) -> LockedTable:
     return table
 
 
-def _require_creator(table: LockedTable, user) -> None:
+def _require_creator(table: LockedTable, user: User) -> None:
     if table.match.created_by_id != user.pk:
         raise NotAllowed(gettext("Only the player who created this match can change its seats."))
 
@@ -150,7 +151,7 @@ def _start_if_full(table: LockedTable) -> None:
 
 
 @write_transaction()
-def join_match(user, match_id: int, invite_code: str = "") -> Changed:
+def join_match(user: User, match_id: int, invite_code: str = "") -> Changed:
     """Take the first empty seat; the match starts once every seat is taken."""
     table = _open_table(match_id)
     match = table.match
@@ -173,7 +174,7 @@ def join_match(user, match_id: int, invite_code: str = "") -> Changed:
 
 
 @write_transaction()
-def leave_match(user, match_id: int) -> Changed:
+def leave_match(user: User, match_id: int) -> Changed:
     """Give up a seat before the match starts; the creator leaving cancels the match."""
     table = _open_table(match_id)
     seat = table.seat_of(user)
@@ -189,7 +190,7 @@ def leave_match(user, match_id: int) -> Changed:
 
 @write_transaction()
 def add_bot(
-    user, match_id: int, position: int | None = None, level: str = BotLevel.NORMAL
+    user: User, match_id: int, position: int | None = None, level: str = BotLevel.NORMAL
 ) -> Changed:
     """Seat a bot of a level in an empty seat (the first one unless given); a full table starts."""
     _check_bot_levels([level])
@@ -210,7 +211,7 @@ def add_bot(
 
 
 @write_transaction()
-def remove_bot(user, match_id: int, position: int) -> Changed:
+def remove_bot(user: User, match_id: int, position: int) -> Changed:
     """Free a bot's seat for a person."""
     table = _open_table(match_id)
     _require_creator(table, user)
@@ -224,7 +225,7 @@ def remove_bot(user, match_id: int, position: int) -> Changed:
 
 
 @write_transaction()
-def start_match(user, match_id: int) -> Changed:
+def start_match(user: User, match_id: int) -> Changed:
     """Fill every empty seat with a bot and deal the first hand."""
     table = _open_table(match_id)
     _require_creator(table, user)

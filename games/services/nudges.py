@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.contrib.auth.models import User
 from django.utils.formats import date_format
 from django.utils.translation import gettext
 
@@ -72,7 +73,7 @@ def next_nudge_allowed(user_id: int, match_id: int, now: datetime) -> datetime |
     return last + NUDGE_INTERVAL
 
 
-def nudge(user, match_id: int, now: datetime | None = None) -> Nudged:
+def nudge(user: User, match_id: int, now: datetime | None = None) -> Nudged:
     """Nudge the players a match waits for; refuse if the nudger did so in the last 24 hours."""
     with write_transaction():
         table = LockedTable.lock(match_id)

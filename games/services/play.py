@@ -1,5 +1,8 @@
 """Moves during a match: pass, play, the moon choice, resigning."""
 
+from collections.abc import Callable
+
+from django.contrib.auth.models import User
 from django.utils.translation import gettext
 
 from games import engine
@@ -10,7 +13,9 @@ from games.services.writes import write_transaction
 
 
 @write_transaction()
-def _move(user, match_id: int, seen_version: int, decision_for) -> Changed:
+def _move(
+    user: User, match_id: int, seen_version: int, decision_for: Callable[[int], engine.Decision]
+) -> Changed:
     """Run one player's decision: lock, check seat and version, apply, let bots answer, save."""
     table = LockedTable.lock(match_id)
     seat = table.require_seat(user)
@@ -30,19 +35,19 @@ def _cards(texts: list[str]) -> list[engine.Card]:
         raise BadInput(error.message) from None
 
 
-def pass_cards(user, match_id: int, seen_version: int, cards: list[str]) -> Changed:
+def pass_cards(user: User, match_id: int, seen_version: int, cards: list[str]) -> Changed:
     """Pass three cards (R2); the received cards stay hidden until everyone has passed."""
     chosen = _cards(cards)
     return _move(user, match_id, seen_version, lambda seat: engine.Pass(seat, tuple(chosen)))
 
 
-def play_card(user, match_id: int, seen_version: int, card: str) -> Changed:
+def play_card(user: User, match_id: int, seen_version: int, card: str) -> Changed:
     """Play one card (R3); an illegal one is refused with the rule that forbids it."""
     (chosen,) = _cards([card])
     return _move(user, match_id, seen_version, lambda seat: engine.Play(seat, chosen))
 
 
-def choose_moon(user, match_id: int, seen_version: int, option: str) -> Changed:
+def choose_moon(user: User, match_id: int, seen_version: int, option: str) -> Changed:
     """Choose what shooting the moon does: subtract 26 from you, or add 26 to the others (R4.3)."""
     if option not in ("subtract", "add"):
         raise BadInput(
@@ -52,7 +57,7 @@ def choose_moon(user, match_id: int, seen_version: int, option: str) -> Changed:
 
 
 @write_transaction()
-def resign(user, match_id: int) -> Changed:
+def resign(user: User, match_id: int) -> Changed:
     """Leave a match in play: a bot takes the seat; with no person left, it is abandoned."""
     table = LockedTable.lock(match_id)
     seat = table.require_seat(user)

@@ -84,7 +84,11 @@ class MatchFigures:
     seats: list[SeatFigures] = field(default_factory=list)
 
 
-def figures_of(match: Match, seats: Sequence[Seat], lines: Iterable[tuple]) -> MatchFigures:
+def figures_of(
+    match: Match,
+    seats: Sequence[Seat],
+    lines: Iterable[tuple[int, int, int, bool, bool | None]],
+) -> MatchFigures:
     """Tally the seats' figures from the score lines (hand, seat, score, shot_moon, took_queen).
 
     Totals and places are the ones stored on the seats as the match ended

@@ -1,5 +1,7 @@
 """Rebuild a match's engine state from the truth: its hands' deals and the action log."""
 
+from typing import Any
+
 from games import engine
 from games.models import Action, Hand, Match
 
@@ -13,9 +15,10 @@ def replay_match(match: Match) -> engine.Match:
 
 def log_matches_snapshot(match: Match) -> bool:
     """Say whether the replayed log reproduces the stored snapshot exactly."""
-    if match.snapshot is None:
+    stored: dict[str, Any] | None = match.snapshot  # the engine's JSON form, if it has started
+    if stored is None:
         return not Action.objects.filter(match=match).exists()
     try:
-        return replay_match(match).snapshot() == match.snapshot
+        return replay_match(match).snapshot() == stored
     except engine.EngineError:
         return False  # the log breaks the rules somewhere: it cannot be the truth

@@ -15,6 +15,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.utils.formats import date_format
 from django.utils.translation import gettext, ngettext
 
@@ -78,7 +79,7 @@ def silent_since_limit(now: datetime) -> datetime:
     return now - timedelta(days=settings.SILENT_SEAT_DAYS)
 
 
-def hand_over(user, match_id: int, position: int, now: datetime | None = None) -> Changed:
+def hand_over(user: User, match_id: int, position: int, now: datetime | None = None) -> Changed:
     """Hand a silent seat of an untimed match to a bot, at another player's request."""
     with write_transaction():
         table = LockedTable.lock(match_id)

@@ -11,6 +11,8 @@ rebuilt from it as before.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 
 from games import engine
@@ -20,10 +22,11 @@ from games.services.recent import Recent
 # ENGINE_STATES_KEPT (0 keeps none: every move rebuilds its state) overrides it.
 LIMIT = 5000
 
-_states: Recent[int, tuple[dict, engine.Match]] = Recent()
+# A snapshot is the engine's JSON form of a match (`engine.Match.snapshot`).
+_states: Recent[int, tuple[dict[str, Any], engine.Match]] = Recent()
 
 
-def load(match_id: int, snapshot: dict) -> engine.Match:
+def load(match_id: int, snapshot: dict[str, Any]) -> engine.Match:
     """Return the match's engine state for this snapshot: a copy of the kept one, or rebuilt."""
     kept = _states.get(match_id)
     if kept is not None and kept[0] == snapshot:
@@ -31,7 +34,7 @@ def load(match_id: int, snapshot: dict) -> engine.Match:
     return engine.Match.from_snapshot(snapshot)
 
 
-def keep(match_id: int, snapshot: dict, state: engine.Match) -> None:
+def keep(match_id: int, snapshot: dict[str, Any], state: engine.Match) -> None:
     """Remember the state a committed move saved as `snapshot` (never changed afterwards)."""
     _states.put(match_id, (snapshot, state), getattr(settings, "ENGINE_STATES_KEPT", LIMIT))
 

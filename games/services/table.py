@@ -9,6 +9,7 @@ log, the score sheet and who is to act, in the one transaction the caller opened
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext
@@ -126,11 +127,11 @@ class LockedTable:
 
     # ----- who is asking -----
 
-    def seat_of(self, user) -> Seat | None:
+    def seat_of(self, user: User) -> Seat | None:
         """Return the seat the user plays at (not one they resigned), if any."""
         return next((s for s in self.seats if s.is_held_by(user) and not s.resigned), None)
 
-    def require_seat(self, user) -> Seat:
+    def require_seat(self, user: User) -> Seat:
         """Return the user's seat, or refuse: only seated players act."""
         seat = self.seat_of(user)
         if seat is None:
@@ -476,7 +477,7 @@ def _write_seats(seats: list[Seat]) -> None:
         Seat.objects.bulk_update(seats, SEAT_CHANGES)
 
 
-def _turn_marks(seat: Seat) -> tuple:
+def _turn_marks(seat: Seat) -> tuple[object, ...]:
     """What `_update_turns` and a timeout may change on a seat, to tell which seats to write."""
     return (
         seat.to_act, seat.waiting_since, seat.deadline, seat.bank_left, seat.timeouts_in_a_row,

@@ -19,15 +19,17 @@ sweep times it out as usual. The others at the table see that the seat is away, 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.utils.formats import date_format
 from django.utils.translation import gettext, ngettext
 
 from games.lib import clock
-from games.models import MatchStatus, Profile, Seat
+from games.models import Match, MatchStatus, Profile, Seat
 from games.services import clocks
 from games.services.errors import BadInput, Conflict
 from games.services.table import LockedTable
@@ -62,14 +64,14 @@ def _count(profile: Profile, now: datetime) -> None:
     profile.vacation_counted_at = since
 
 
-def state_of(user, now: datetime | None = None) -> VacationState:
+def state_of(user: User, now: datetime | None = None) -> VacationState:
     """Return the player's vacation as it stands now, its days counted up (nothing is written)."""
     profile = Profile.objects.select_related("user").get(user=user)
     _count(profile, now or clock.now())
     return VacationState(profile.vacation_days, profile.away_since, profile.away_until)
 
 
-def _locked_profile(user) -> Profile:
+def _locked_profile(user: User) -> Profile:
     found = Profile.objects.select_for_update().select_related("user").filter(user=user).first()
     if found is None:
         raise Conflict(
@@ -78,7 +80,7 @@ def _locked_profile(user) -> Profile:
     return found
 
 
-def _vacation_matches(user) -> list[int]:
+def _vacation_matches(user: User) -> list[int]:
     """The matches in play where the player holds a seat and vacation stops clocks, by id.
 
     Locked in this order by every vacation change, so two never wait on each other.
@@ -92,7 +94,7 @@ def _vacation_matches(user) -> list[int]:
     return sorted(set(rows))
 
 
-def _redraw(user, change) -> int:
+def _redraw(user: User, change: Callable[[Seat, Match, datetime], bool]) -> int:
     """Apply `change` to the player's seat in each of their vacation matches, under its lock.
 
     Every such table is saved, a new version, so the others see the seat's mark change even
@@ -110,7 +112,7 @@ def _redraw(user, change) -> int:
     return changed
 
 
-def take_vacation(user, days: int, now: datetime | None = None) -> VacationState:
+def take_vacation(user: User, days: int, now: datetime | None = None) -> VacationState:
     """Go away for `days` whole days: spend them, and stop the player's clocks where allowed.
 
     Refused, with nothing changed, for fewer than one day, more than the days available, or
@@ -147,7 +149,7 @@ def take_vacation(user, days: int, now: datetime | None = None) -> VacationState
         return VacationState(profile.vacation_days, profile.away_since, profile.away_until)
 
 
-def end_vacation(user, now: datetime | None = None, *, early: bool = True) -> VacationState:
+def end_vacation(user: User, now: datetime | None = None, *, early: bool = True) -> VacationState:
     """End the player's vacation, start their stopped clocks again, and give back unused days.
 
     `early`: the player ends it; each whole day not yet begun is given back. The sweep ends a

@@ -9,6 +9,7 @@ refused action answers with the refusal's status (400, 403, 404, 409) and the re
 """
 
 from collections.abc import Callable, Iterable
+from typing import Any, cast
 
 from django import forms
 from django.contrib import messages
@@ -33,7 +34,7 @@ from games.forms import (
     SeatForm,
     first_error,
 )
-from games.lib.requests import HtmxHttpRequest
+from games.lib.requests import AuthenticatedHttpRequest
 from games.models import Match, MatchStatus
 from games.services import nudges, stalled
 from games.services.errors import TooSoon
@@ -47,7 +48,7 @@ NOTHING_NEW = 204
 VERSION_HEADER = "X-Match-Version"
 
 
-def _watched(request: HtmxHttpRequest, match: Match | None) -> Match:
+def _watched(request: AuthenticatedHttpRequest, match: Match | None) -> Match:
     """Return the match as read, or 404 if there is none or this user may not look at it.
 
     A private match is a 404 to anyone but its players and staff, never a 403: its id alone
@@ -58,7 +59,7 @@ def _watched(request: HtmxHttpRequest, match: Match | None) -> Match:
     return match
 
 
-def _unchanged(request: HtmxHttpRequest, pk: int) -> HttpResponse | None:
+def _unchanged(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse | None:
     """Answer a page's "anything new?" with 204 if the match is at the version it shows.
 
     Open tabs ask every few seconds, and nearly always hear "nothing": the answer reads the
@@ -73,7 +74,7 @@ def _unchanged(request: HtmxHttpRequest, pk: int) -> HttpResponse | None:
     return HttpResponse(status=NOTHING_NEW, headers={VERSION_HEADER: str(match.version)})
 
 
-def _seats(request: HtmxHttpRequest, pk: int) -> int:
+def _seats(request: AuthenticatedHttpRequest, pk: int) -> int:
     """Return how many seats the match has, which bound a seat's position in its forms.
 
     Read before the form, so that a seat beyond this table is the form's refusal (400), and
@@ -82,7 +83,11 @@ def _seats(request: HtmxHttpRequest, pk: int) -> int:
     return viewable_match_or_404(request.user, pk).players
 
 
-def _context(request: HtmxHttpRequest, match: Match, **extra) -> dict:
+def _context(
+    request: AuthenticatedHttpRequest,
+    match: Match,
+    **extra: Any,  # presenters.match_context's keyword arguments
+) -> dict[str, object]:
     context = presenters.match_context(match, request.user, **extra)
     if context["is_player"] and match.status == MatchStatus.OPEN:  # shown while seats are open
         path = reverse("invite", args=[match.invite_code])
@@ -91,7 +96,7 @@ def _context(request: HtmxHttpRequest, match: Match, **extra) -> dict:
 
 
 def _regions(
-    context: dict,
+    context: dict[str, object],
     *,
     main: str | None = "hand",
     also: Iterable[str] = ("table", "status"),
@@ -102,7 +107,7 @@ def _regions(
     The regions need nothing from the request (no context processor's values, and no CSRF
     field: see `games/_csrf_field.html`), so they are rendered from the match's context alone.
     """
-    if context["match"].is_over:
+    if cast(Match, context["match"]).is_over:
         # An answer showing the match over can be the first the page hears of it (the last
         # card's own answer, say): the heading and the resign form must not say "in play".
         also = (*also, *ENDED_REGIONS)
@@ -116,7 +121,7 @@ def _regions(
     )
 
 
-def render_region(name: str, context: dict, *, oob: bool) -> str:
+def render_region(name: str, context: dict[str, object], *, oob: bool) -> str:
     """Render one region of the match page (a partial of its template) for htmx to swap.
 
     `fragment` leaves the forms' CSRF fields out; `oob` marks a copy htmx swaps by its id.
@@ -124,12 +129,18 @@ def render_region(name: str, context: dict, *, oob: bool) -> str:
     return render_to_string(f"{TEMPLATE}#{name}", {**context, "fragment": True, "oob": oob})
 
 
-def _page(request: HtmxHttpRequest, match: Match, status: int = 200, **extra) -> HttpResponse:
+def _page(
+    request: AuthenticatedHttpRequest, match: Match, status: int = 200, **extra: Any
+) -> HttpResponse:
     return render(request, TEMPLATE, _context(request, match, **extra), status=status)
 
 
 def _refused(
-    request: HtmxHttpRequest, match: Match, message: str, status: int, selected: Iterable[str] = ()
+    request: AuthenticatedHttpRequest,
+    match: Match,
+    message: str,
+    status: int,
+    selected: Iterable[str] = (),
 ) -> HttpResponse:
     """Answer a refused action with its status, the reason, and the table as it stands.
 
@@ -143,10 +154,10 @@ def _refused(
 
 
 def _act(
-    request: HtmxHttpRequest,
+    request: AuthenticatedHttpRequest,
     pk: int,
     form: forms.Form,
-    action: Callable[[dict], services.Changed],
+    action: Callable[[dict[str, Any]], services.Changed],  # the form's cleaned_data
     *,
     selected: Iterable[str] = (),
     done: str = "",
@@ -159,7 +170,7 @@ def _act(
 
 
 def _answer(
-    request: HtmxHttpRequest,
+    request: AuthenticatedHttpRequest,
     pk: int,
     action: Callable[[], services.Changed],
     selected: Iterable[str],
@@ -191,7 +202,7 @@ def _answer(
 @never_cache
 @login_required
 @require_GET
-def match_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def match_page(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Show the table to a player (with their hand) or a spectator (without any hand).
 
     Asked by htmx, answer every region out of band, for a page catching up after a change;
@@ -211,7 +222,7 @@ def match_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_GET
-def scores(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def scores(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Show the score sheet and the chart of running totals (R4.1)."""
     match = viewable_match_or_404(request.user, pk)
     context = presenters.match_context(match, request.user)
@@ -223,7 +234,7 @@ def scores(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_POST
-def play_card(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def play_card(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Play one card (R3)."""
     form = PlayForm(request.POST)
     return _act(
@@ -237,7 +248,7 @@ def play_card(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_POST
-def pass_cards(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def pass_cards(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Pass three cards (R2); a refusal keeps the cards the player had ticked."""
     form = PassForm(request.POST)
     return _act(
@@ -252,7 +263,7 @@ def pass_cards(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_POST
-def choose_moon(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def choose_moon(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Choose what shooting the moon does (R4.3)."""
     form = MoonForm(request.POST)
     return _act(
@@ -266,7 +277,7 @@ def choose_moon(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_POST
-def resign(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def resign(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Leave a match in play; a bot takes over the seat."""
     return _act(
         request,
@@ -280,7 +291,7 @@ def resign(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_POST
-def join(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Take an empty seat in an open match."""
     form = JoinForm(request.POST)
     return _act(
@@ -295,7 +306,7 @@ def join(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_POST
-def leave(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def leave(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Give up a seat before the start; the creator leaving cancels the match."""
     match = viewable_match_or_404(request.user, pk)
     try:
@@ -314,7 +325,7 @@ def leave(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_POST
-def add_bot(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def add_bot(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Seat a bot of the chosen level in an empty seat."""
     form = BotSeatForm(request.POST, seats=_seats(request, pk))
     return _act(
@@ -328,7 +339,7 @@ def add_bot(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_POST
-def remove_bot(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def remove_bot(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Free a bot's seat for a person."""
     form = SeatForm(request.POST, seats=_seats(request, pk))
     return _act(
@@ -342,7 +353,7 @@ def remove_bot(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_POST
-def start(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def start(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Fill the empty seats with bots and deal the first hand."""
     return _act(
         request,
@@ -355,7 +366,7 @@ def start(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_POST
-def nudge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def nudge(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Nudge the players the match waits for (once a day per match); htmx gets a short answer."""
     try:
         nudged = nudges.nudge(request.user, pk)
@@ -387,7 +398,7 @@ def _nudge_answer(message: str, status: int, *, refused: bool = False) -> HttpRe
 @never_cache
 @login_required
 @require_POST
-def hand_over(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def hand_over(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Hand a seat silent for SILENT_SEAT_DAYS in an untimed match to a bot."""
     form = HandOverForm(request.POST, seats=_seats(request, pk))
     return _act(

@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -20,14 +21,14 @@ RECENTLY_FINISHED = 10
 IN_PLAY_LISTED = 20  # the lobby's matches to watch, the latest moved first
 
 
-def _seats_in_order(lookup: str) -> Prefetch:
+def _seats_in_order(lookup: str) -> Prefetch[str, QuerySet[Seat]]:
     """Prefetch a match's seats in order, with what their names need."""
     return Prefetch(
         lookup, queryset=Seat.objects.select_related("user__profile").order_by("position")
     )
 
 
-def _my_seats(user) -> QuerySet[Seat]:
+def _my_seats(user: User) -> QuerySet[Seat]:
     return (
         Seat.objects.filter(user=user)
         .select_related("match__tournament_table__round__tournament")

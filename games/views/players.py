@@ -80,7 +80,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 
 def _leaderboard_page(
     size: int | None, least: int, number: str | None
-) -> tuple[Page, list[tuple[Competitor, int]]]:
+) -> tuple[Page[Competitor] | Page[TableSizeStats], list[tuple[Competitor, int]]]:
     """Return one page of the leaderboard: each competitor with its rated matches counted."""
     if size is None:
         rows = (

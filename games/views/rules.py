@@ -17,7 +17,7 @@ from games import engine
 from games.engine.rules import BONUS_POINTS, MAX_HANDS, MAX_TARGET, MIN_HANDS, MIN_TARGET
 from games.engine.scoring import hand_scores
 from games.models import Match
-from games.models.matches import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
+from games.models.time_control import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
 
 # The passing table shows this many hands: every table size's cycle (4 hands at four players,
 # 2 at the others) starts again after them.

@@ -1,13 +1,17 @@
 """Tournament pages: the list, one tournament, and registering or withdrawing on the site."""
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from games.models import Tournament, TournamentStatus
+from games.lib.requests import AuthenticatedHttpRequest
+from games.models import Entry, Tournament, TournamentStatus
 from games.presenters.tournament import tournament_context
 from games.services import ActionRefused
 from games.services import tournaments as tours
@@ -45,7 +49,9 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(request, "games/tournament_list.html", {"nav": "tournaments", "groups": groups})
 
 
-def _page(request: HttpRequest, tournament: Tournament, status: int = 200, error: str = ""):
+def _page(
+    request: HttpRequest, tournament: Tournament, status: int = 200, error: str = ""
+) -> HttpResponse:
     context = tournament_context(tournament, request.user)
     context.update(nav="tournaments", error=error)
     return render(request, "games/tournament.html", context, status=status)
@@ -57,7 +63,12 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     return _page(request, _visible(request, slug))
 
 
-def _act(request: HttpRequest, slug: str, service, done: str) -> HttpResponse:
+def _act(
+    request: AuthenticatedHttpRequest,
+    slug: str,
+    service: Callable[[User, int], Entry],
+    done: str,
+) -> HttpResponse:
     tournament = _visible(request, slug)
     try:
         service(request.user, tournament.pk)
@@ -70,13 +81,13 @@ def _act(request: HttpRequest, slug: str, service, done: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def register(request: HttpRequest, slug: str) -> HttpResponse:
+def register(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Enter the signed-in player in the tournament while registration is open."""
     return _act(request, slug, tours.register, gettext("You are registered for %(name)s."))
 
 
 @login_required
 @require_POST
-def withdraw(request: HttpRequest, slug: str) -> HttpResponse:
+def withdraw(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Withdraw the signed-in player while registration is open."""
     return _act(request, slug, tours.withdraw, gettext("You have withdrawn from %(name)s."))

@@ -3,13 +3,13 @@
 from django.urls import reverse
 
 from games.models import Round
-from games.services.events import announce_seated_after_commit
+from games.services.events import SeatedNotice, announce_seated_after_commit
 
 
 def announce_seated(round_: Round) -> None:
     """Send each seated player a notice with a link: their match once started, else the page."""
     tournament = round_.tournament
-    notices = []
+    notices: list[SeatedNotice] = []
     for table in round_.tables.prefetch_related("seats__entry"):
         url = (
             reverse("match", args=[table.match_id])

@@ -1,5 +1,6 @@
 """Registration: staff open and close it; players register and withdraw while it is open."""
 
+from django.contrib.auth.models import User
 from django.utils.translation import gettext
 
 from games.models import (
@@ -61,7 +62,7 @@ def _open_for_players(tournament_id: int) -> Tournament:
 
 
 @write_transaction()
-def register(user, tournament_id: int) -> Entry:
+def register(user: User, tournament_id: int) -> Entry:
     """Enter the user in the tournament (again, if they had withdrawn)."""
     tournament = _open_for_players(tournament_id)
     entry = Entry.objects.filter(tournament=tournament, user=user).first()
@@ -77,7 +78,7 @@ def register(user, tournament_id: int) -> Entry:
 
 
 @write_transaction()
-def withdraw(user, tournament_id: int) -> Entry:
+def withdraw(user: User, tournament_id: int) -> Entry:
     """Withdraw the user's entry while registration is open."""
     tournament = _open_for_players(tournament_id)
     entry = Entry.objects.filter(tournament=tournament, user=user, withdrawn=False).first()

@@ -27,6 +27,7 @@ from datetime import datetime
 from enum import Enum
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.dispatch import Signal
 from django.utils.translation import gettext, gettext_lazy
@@ -199,7 +200,7 @@ def _unfinished_matches(round_: Round) -> list[int]:
     )
 
 
-def _round_creator(round_: Round):
+def _round_creator(round_: Round) -> User | None:
     """Return who started the round's matches: the next round's matches are started by them."""
     matches = Match.objects.filter(tournament_table__round=round_).select_related("created_by")
     first = matches.order_by("pk").first()
@@ -226,6 +227,7 @@ def _go_on(round_: Round, matches_finished: int) -> RoundFinish:
     creator = _round_creator(round_)
     try:
         seat_next_round(tournament_id)
+        assert creator is not None, "a round that closes has matches, each created by someone"
         next_round = start_round(tournament_id, creator)
     except Conflict:
         # Too few entrants left, say: staff decide in the admin.

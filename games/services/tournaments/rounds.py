@@ -4,6 +4,7 @@ import secrets
 from collections import Counter
 from dataclasses import dataclass
 
+from django.contrib.auth.models import User
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -123,7 +124,7 @@ def seat_next_round(tournament_id: int) -> Seating:
 
 
 @write_transaction()
-def start_round(tournament_id: int, by) -> Round:
+def start_round(tournament_id: int, by: User) -> Round:
     """Create and start the seated round's matches, one per table, created by `by`."""
     tournament = lock(tournament_id)
     round_ = last_round(tournament)
