@@ -1,9 +1,12 @@
 """The live socket: a user's turn notices on every page, and the changes of the match on screen."""
 
 import json
+from collections.abc import Awaitable, Callable
+from typing import ParamSpec, TypedDict, TypeVar
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.contrib.auth.models import User
 
 from games.access import is_sealed, viewable_match
 from games.lib import clock
@@ -17,9 +20,30 @@ from games.notifications import seen
 UPDATE_FIELDS = ("type", "match", "version", "status", "to_act", "sent")
 NOTICE_FIELDS = ("type", "match", "version", "sent")
 
+P = ParamSpec("P")
+R = TypeVar("R")
 
-@database_sync_to_async
-def _may_follow(user, match_id: int) -> tuple[bool, bool]:
+
+def _in_db_thread(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """Run `func` as channels' `database_sync_to_async` does, with its signature kept.
+
+    channels ships no type information: this says what its decorator returns.
+    """
+    wrapped: Callable[P, Awaitable[R]] = database_sync_to_async(func)
+    return wrapped
+
+
+class MatchState(TypedDict):
+    """Where a match stands: its version, its status and who must act."""
+
+    match: int
+    version: int
+    status: str
+    to_act: list[int]
+
+
+@_in_db_thread
+def _may_follow(user: User, match_id: int) -> tuple[bool, bool]:
     """Say whether the match exists and the user may watch it, and whether it is sealed to them.
 
     A sealed table's frames name nobody to act: on a first trick that names the holder of
@@ -31,8 +55,8 @@ def _may_follow(user, match_id: int) -> tuple[bool, bool]:
     return True, is_sealed(user, match)
 
 
-@database_sync_to_async
-def _current(match_id: int) -> dict:
+@_in_db_thread
+def _current(match_id: int) -> MatchState:
     """Return the match's version, status and who must act, as they stand now."""
     row = Match.objects.filter(pk=match_id).values_list("version", "status").first()
     # A match deleted this very moment (by an admin) reads as version 0, acted on by nobody.
@@ -42,7 +66,8 @@ def _current(match_id: int) -> dict:
     return {"match": match_id, "version": version, "status": status, "to_act": users}
 
 
-class LiveConsumer(AsyncJsonWebsocketConsumer):
+# channels ships no type information: its consumer classes are Any to mypy.
+class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     """One socket per page: joins its user's group at once, and the match it is asked to follow."""
 
     async def connect(self) -> None:
@@ -71,7 +96,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             if group:
                 await self.channel_layer.group_discard(group, self.channel_name)
 
-    async def receive_json(self, content, **kwargs) -> None:
+    async def receive_json(self, content: object, **kwargs: object) -> None:
         if isinstance(content, dict) and content.get("lobby") is True:
             # The lobby page: told when its lists change (events name no match and no card).
             await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
@@ -107,13 +132,15 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         # page rendered (or reconnected) before it compares versions and catches up.
         await self.send_json(self._shown({"type": "following", **await _current(match_id)}))
 
-    def _shown(self, frame: dict) -> dict:
+    def _shown(self, frame: dict[str, object]) -> dict[str, object]:
         """Return a frame about the followed match as this page may see it."""
         if getattr(self, "sealed", False):
             frame["to_act"] = []
         return frame
 
-    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: object
+    ) -> None:
         # A malformed frame is answered, not allowed to close the socket with a traceback.
         try:
             content = json.loads(text_data) if text_data else None
@@ -121,25 +148,25 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             content = None
         await self.receive_json(content)
 
-    async def match_updated(self, event: dict) -> None:
+    async def match_updated(self, event: dict[str, object]) -> None:
         """Pass a change of the followed match on to the page."""
         frame = {key: event[key] for key in UPDATE_FIELDS if key in event}
         await self.send_json(self._shown(frame))
 
-    async def turn_notify(self, event: dict) -> None:
+    async def turn_notify(self, event: dict[str, object]) -> None:
         """Tell the page that its user must act in a match."""
         await self.send_json({key: event[key] for key in NOTICE_FIELDS if key in event})
 
-    async def match_notice(self, event: dict) -> None:
+    async def match_notice(self, event: dict[str, object]) -> None:
         """Tell the page of a notice about one of its user's matches (a nudge, say)."""
         keys = ("type", "match", "kind", "text")
         await self.send_json({key: event[key] for key in keys})
 
-    async def tournament_seated(self, event: dict) -> None:
+    async def tournament_seated(self, event: dict[str, object]) -> None:
         """Tell the page where its user is seated in a tournament's round."""
         keys = ("type", "tournament", "round", "table", "url")
         await self.send_json({key: event[key] for key in keys})
 
-    async def lobby_changed(self, event: dict) -> None:
+    async def lobby_changed(self, event: dict[str, object]) -> None:
         """Tell the lobby page that its lists changed."""
         await self.send_json({"type": "lobby.changed"})

@@ -2,6 +2,7 @@
 
 from functools import cached_property
 
+from django.contrib.auth.models import User
 from django.http import HttpRequest
 
 from games.models import MatchStatus, Seat
@@ -10,7 +11,7 @@ from games.models import MatchStatus, Seat
 class YourTurn:
     """The matches waiting for one player, read only when a template asks (partials never do)."""
 
-    def __init__(self, user) -> None:
+    def __init__(self, user: User) -> None:
         self.user = user
 
     @cached_property

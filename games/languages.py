@@ -13,6 +13,7 @@ switching. The site's languages, and the one to write to a player in, are
 """
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
@@ -25,7 +26,7 @@ from games.models import Profile
 SESSION_KEY = "player_language"
 
 
-def remember(request: HttpRequest, user, code: str) -> None:
+def remember(request: HttpRequest, user: User, code: str) -> None:
     """Keep the player's choice on their profile, and in this session for their next pages.
 
     An empty code is no choice: the pages follow the browser again.
@@ -40,7 +41,9 @@ def remember(request: HttpRequest, user, code: str) -> None:
 
 
 @receiver(user_logged_in)
-def language_on_login(sender, request: HttpRequest | None, user, **kwargs) -> None:
+def language_on_login(
+    sender: type[User], request: HttpRequest | None, user: User, **kwargs: object
+) -> None:
     """On signing in, bring back the language the player chose before (if they chose one)."""
     if request is None or not hasattr(request, "session"):
         return

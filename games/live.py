@@ -11,7 +11,7 @@ import logging
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -25,6 +25,15 @@ from games.notifications.notices import KINDS, notice_words
 from games.services.events import lobby_changed, match_changed, match_notice, tournament_seated
 
 logger = logging.getLogger(__name__)
+
+# An event for a group: its "type" names the consumers' handler, the rest is sent as JSON.
+Event = dict[str, object]
+
+
+class GroupSender(Protocol):
+    """What is used of a channel layer (channels ships no type information)."""
+
+    async def group_send(self, group: str, message: Event) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -69,7 +78,7 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
-async def _send_all(layer, messages: list[tuple[str, dict]], about: str) -> None:
+async def _send_all(layer: GroupSender, messages: list[tuple[str, Event]], about: str) -> None:
     try:
         for group, message in messages:
             await layer.group_send(group, message)
@@ -79,7 +88,7 @@ async def _send_all(layer, messages: list[tuple[str, dict]], about: str) -> None
         logger.exception("Could not relay %s", about)
 
 
-def _send(messages: list[tuple[str, dict]], about: str) -> None:
+def _send(messages: list[tuple[str, Event]], about: str) -> None:
     """Send group events: handed to the server's event loop if there is one, else sent now.
 
     In a server the request goes on without waiting for them (with Redis, that wait is several
@@ -104,14 +113,14 @@ def _send(messages: list[tuple[str, dict]], about: str) -> None:
 
 @receiver(match_changed, dispatch_uid="games.live.relay")
 def relay(
-    sender,
+    sender: object,
     *,
     match_id: int,
     version: int,
     to_act_user_ids: list[int],
     status: str,
     became_to_act_user_ids: list[int],
-    **kwargs,
+    **kwargs: object,
 ) -> None:
     """Tell the match's followers it changed, and each person whose turn it became."""
     sent = time.time()  # on_commit runs this right after the commit: the move's moment
@@ -132,7 +141,14 @@ def relay(
 
 @receiver(tournament_seated, dispatch_uid="games.live.seated")
 def relay_seated(
-    sender, *, user_id: int, tournament: str, round: int, table: int, url: str, **kwargs
+    sender: object,
+    *,
+    user_id: int,
+    tournament: str,
+    round: int,
+    table: int,
+    url: str,
+    **kwargs: object,
 ) -> None:
     """Tell a player where they sit in a tournament's round, with a link to go there."""
     event = {
@@ -147,7 +163,14 @@ def relay_seated(
 
 @receiver(match_notice, dispatch_uid="games.live.notice")
 def relay_notice(
-    sender, *, match_id: int, user_ids: list[int], kind: str, text: str, by: str = "", **kwargs
+    sender: object,
+    *,
+    match_id: int,
+    user_ids: list[int],
+    kind: str,
+    text: str,
+    by: str = "",
+    **kwargs: object,
 ) -> None:
     """Tell each player concerned of a notice about a match (a nudge, a match given up), each
     in their own language (the change was made in someone else's)."""
@@ -165,6 +188,6 @@ def relay_notice(
 
 
 @receiver(lobby_changed, dispatch_uid="games.live.lobby")
-def relay_lobby(sender, **kwargs) -> None:
+def relay_lobby(sender: object, **kwargs: object) -> None:
     """Tell the lobby pages that their lists changed; they fetch them anew."""
     _send([(LOBBY_GROUP, {"type": "lobby.changed"})], "a change of the lobby")

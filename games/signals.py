@@ -2,6 +2,7 @@
 (sign-up, admin, shell)."""
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
@@ -10,7 +11,7 @@ from games.models import NotificationSettings, Profile
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL)
-def create_profile(sender, instance, created: bool, **kwargs) -> None:
+def create_profile(sender: type[User], instance: User, created: bool, **kwargs: object) -> None:
     """Give a new user a profile whose display name starts as their username, e-mails off."""
     if created:
         # A username may break a display name's rules (too long, a bot's) or be another's name.

@@ -15,9 +15,9 @@ import asyncio
 import contextvars
 import os
 import threading
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar, TypeVarTuple
 
 from asgiref.sync import sync_to_async
 from django.core import signals
@@ -55,10 +55,10 @@ _threads = threading.local()
 # Coroutines a request in this worker thread asked to run once its response is sent.
 _after_response = threading.local()
 # Tasks started that way, referenced until done (the loop keeps only weak references).
-_background: set[asyncio.Task] = set()
+_background: set[asyncio.Task[Any]] = set()
 
 
-def after_response(coroutine: Coroutine) -> bool:
+def after_response(coroutine: Coroutine[Any, Any, Any]) -> bool:
     """Have the serving loop run `coroutine` once the current request's response is sent.
 
     For work the answer does not wait for (live events about a committed move): run while
@@ -73,7 +73,7 @@ def after_response(coroutine: Coroutine) -> bool:
     return True
 
 
-def _start_in_background(coroutines: list[Coroutine]) -> None:
+def _start_in_background(coroutines: list[Coroutine[Any, Any, Any]]) -> None:
     """Start each coroutine as a task of the running loop, keeping it referenced until done."""
     for coroutine in coroutines:
         task = asyncio.ensure_future(coroutine)
@@ -81,7 +81,15 @@ def _start_in_background(coroutines: list[Coroutine]) -> None:
         task.add_done_callback(_background.discard)
 
 
-def in_thread_context(func, *args):
+R = TypeVar("R")
+Ts = TypeVarTuple("Ts")
+
+# What ASGI hands an application to read the client's messages and to send its own.
+Receive = Callable[[], Awaitable[Mapping[str, Any]]]
+Send = Callable[[Mapping[str, Any]], Awaitable[None]]
+
+
+def in_thread_context(func: Callable[[*Ts], R], *args: *Ts) -> R:
     """Call func in this worker thread's lasting context, as a thread of a WSGI server would.
 
     Django keeps some per-connection objects in context-local storage: the caches above all.
@@ -110,7 +118,7 @@ class HttpHandler(ASGIHandler):
         """Build the chain in sync mode: no middleware crosses to a thread on its own."""
         super().load_middleware(is_async=False)
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
         global _loop

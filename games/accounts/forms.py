@@ -1,9 +1,13 @@
 """Forms for signing up, logging in, editing a profile and choosing e-mails."""
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.forms import UserCreationForm, UsernameField
+from django.contrib.auth.models import User
 from django.db import models
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from games.accounts.names import clean_display_name
@@ -14,7 +18,7 @@ from games.models import NotificationSettings, Profile
 from games.services import vacations
 
 
-def _email_in_use(email: str, other_than=None) -> bool:
+def _email_in_use(email: str, other_than: User | None = None) -> bool:
     """Say whether another account already has this address (case aside)."""
     accounts = get_user_model().objects.filter(email__iexact=email)
     if other_than is not None:
@@ -22,7 +26,7 @@ def _email_in_use(email: str, other_than=None) -> bool:
     return accounts.exists()
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(UserCreationForm[User]):
     """A new account: username, display name, optional e-mail for password resets."""
 
     display_name = forms.CharField(
@@ -48,12 +52,12 @@ class SignUpForm(UserCreationForm):
         return clean_display_name(self.cleaned_data["display_name"])
 
     def clean_email(self) -> str:
-        email = self.cleaned_data.get("email", "").strip()
+        email: str = self.cleaned_data.get("email", "").strip()
         if email and _email_in_use(email):
             raise forms.ValidationError(_("An account with this e-mail address already exists."))
         return email
 
-    def save(self, commit: bool = True):
+    def save(self, commit: bool = True) -> User:
         user = super().save(commit=commit)
         if commit:
             # The profile already exists (created with the user); update that very instance
@@ -65,7 +69,7 @@ class SignUpForm(UserCreationForm):
         return user
 
 
-class ProfileForm(forms.ModelForm):
+class ProfileForm(forms.ModelForm[Profile]):
     """The parts of a profile a player may change."""
 
     class Meta:
@@ -79,7 +83,7 @@ class ProfileForm(forms.ModelForm):
         )
         labels = {"language": _("Language")}
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         language = self.fields["language"]
         assert isinstance(language, forms.ChoiceField)
@@ -116,7 +120,7 @@ class EmailForm(forms.Form):
         "in_use": _("Another account already uses this e-mail address."),
     }
 
-    def __init__(self, user, request, *args, **kwargs) -> None:
+    def __init__(self, user: User, request: HttpRequest, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {"email": user.email})
         super().__init__(*args, **kwargs)
         self.user = user
@@ -124,13 +128,13 @@ class EmailForm(forms.Form):
         self._previous = user.email
 
     def clean_email(self) -> str:
-        email = self.cleaned_data.get("email", "").strip()
+        email: str = self.cleaned_data.get("email", "").strip()
         if email and _email_in_use(email, other_than=self.user):
             raise forms.ValidationError(self.error_messages["in_use"], code="in_use")
         return email
 
     def clean_password(self) -> str:
-        password = self.cleaned_data["password"]
+        password: str = self.cleaned_data["password"]
         checked = authenticate(self.request, username=self.user.get_username(), password=password)
         if checked is None or checked.pk != self.user.pk:
             raise forms.ValidationError(self.error_messages["password"], code="password")
@@ -161,15 +165,16 @@ class EmailForm(forms.Form):
         )
 
 
-class NotificationForm(forms.ModelForm):
+class NotificationForm(forms.ModelForm[NotificationSettings]):
     """Which notification e-mails a player wants; both need an e-mail address."""
 
     class Meta:
         model = NotificationSettings
         fields = ("turn_emails", "daily_digest", "deadline_reminders")
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
+        assert cleaned is not None  # a form's own `clean` returns its `cleaned_data`
         wanted = any(cleaned.get(name) for name in self.Meta.fields)
         if wanted and not self.instance.user.email:
             raise forms.ValidationError(

@@ -25,7 +25,7 @@ from django.shortcuts import render
 TOO_MANY_REQUESTS = 429
 
 
-def failure_limit(request: HttpRequest, credentials: dict | None = None) -> int:
+def failure_limit(request: HttpRequest, credentials: dict[str, object] | None = None) -> int:
     """Return the limit for one username from one address (read late: tests change it)."""
     return settings.LOGIN_FAILURE_LIMIT
 
@@ -46,10 +46,13 @@ def _limit_of(parameters: list[str]) -> int:
     return settings.LOGIN_ADDRESS_FAILURE_LIMIT
 
 
-class LoginLockoutHandler(AxesDatabaseHandler):
+# django-axes ships no type information: its handler class is Any to mypy.
+class LoginLockoutHandler(AxesDatabaseHandler):  # type: ignore[misc]
     """Axes' database handler, with a limit of its own for each counter."""
 
-    def get_failures(self, request: HttpRequest, credentials: dict | None = None) -> int:
+    def get_failures(
+        self, request: HttpRequest, credentials: dict[str, object] | None = None
+    ) -> int:
         """Return the failures as measured against `failure_limit`, by the closest counter.
 
         Axes locks once this reaches `failure_limit`: so report the limit less the room left
@@ -65,13 +68,16 @@ class LoginLockoutHandler(AxesDatabaseHandler):
             least_room = min(least_room, _limit_of(list(parameters)) - count)
         return limit - least_room
 
-    def reset_user_attempts(self, request: HttpRequest, credentials: dict | None = None) -> int:
+    def reset_user_attempts(
+        self, request: HttpRequest, credentials: dict[str, object] | None = None
+    ) -> int:
         """Forget this username's failures from this address after a successful login.
 
         Only that counter: clearing the address's too would let someone guessing at other
         accounts wipe their count by signing in to their own now and then.
         """
         attempts = self.filter_user_attempts(request, credentials)[0]
+        count: int
         count, _ = attempts.delete()
         return count
 
@@ -79,7 +85,7 @@ class LoginLockoutHandler(AxesDatabaseHandler):
 def lockout_response(
     request: HttpRequest,
     original_response: HttpResponse | None = None,
-    credentials: dict | None = None,
+    credentials: dict[str, object] | None = None,
 ) -> HttpResponse:
     """Answer a paused sign-in: 429, saying how long to wait; nothing was checked or changed."""
     context = {"minutes": lockout_minutes()}

@@ -1,10 +1,16 @@
 """Sign up, log in, profile: Django's own auth, with a clear answer to every bad input."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
@@ -12,6 +18,7 @@ from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
+from django.views.generic.edit import FormMixin
 
 from games.accounts import resets
 from games.accounts.forms import (
@@ -23,6 +30,7 @@ from games.accounts.forms import (
 )
 from games.accounts.resets import QueuedPasswordResetForm
 from games.languages import remember
+from games.lib.requests import AuthenticatedHttpRequest
 from games.models import Profile, notification_settings_for
 from games.notifications import tasks
 from games.services import ActionRefused, vacations
@@ -32,10 +40,17 @@ BAD_INPUT = 400
 TOO_MANY_REQUESTS = 429
 
 
-class InvalidFormStatusMixin:
+if TYPE_CHECKING:
+    # What the mixin is mixed into: a view with a form (any form; the views name theirs).
+    _FormView = FormMixin[Any]
+else:
+    _FormView = object
+
+
+class InvalidFormStatusMixin(_FormView):
     """Answer an invalid form with 400 rather than 200."""
 
-    def form_invalid(self, form):
+    def form_invalid(self, form: Any) -> HttpResponse:
         response = super().form_invalid(form)
         response.status_code = BAD_INPUT
         return response
@@ -52,7 +67,7 @@ class PasswordChangeView(InvalidFormStatusMixin, auth_views.PasswordChangeView):
 
     success_url = reverse_lazy("profile")
 
-    def form_valid(self, form):
+    def form_valid(self, form: PasswordChangeForm) -> HttpResponse:
         messages.success(self.request, gettext("Your password has been changed."))
         tasks.notify_password_changed(form.user)
         return super().form_valid(form)
@@ -67,7 +82,7 @@ class PasswordResetView(InvalidFormStatusMixin, auth_views.PasswordResetView):
 
     form_class = QueuedPasswordResetForm
 
-    def form_valid(self, form):
+    def form_valid(self, form: QueuedPasswordResetForm) -> HttpResponse:
         if not resets.client_within_limit(self.request):
             context = {"minutes": -(-settings.PASSWORD_RESET_WINDOW_SECONDS // 60)}
             return render(
@@ -82,7 +97,7 @@ class PasswordResetView(InvalidFormStatusMixin, auth_views.PasswordResetView):
 class PasswordResetConfirmView(InvalidFormStatusMixin, auth_views.PasswordResetConfirmView):
     """Set a new password from an e-mailed link; the address is told it was done."""
 
-    def form_valid(self, form):
+    def form_valid(self, form: SetPasswordForm[User]) -> HttpResponse:
         tasks.notify_password_changed(form.user)
         return super().form_valid(form)
 
@@ -123,7 +138,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 def _profile_page(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     form: ProfileForm | None = None,
     notifications: NotificationForm | None = None,
     email: EmailForm | None = None,
@@ -153,7 +168,7 @@ def _profile_page(
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def profile(request: HttpRequest) -> HttpResponse:
+def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Show and edit the player's display name and how their seats play."""
     if request.method == "POST":
         own_profile, _ = Profile.objects.get_or_create(
@@ -182,7 +197,7 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def change_email(request: HttpRequest) -> HttpResponse:
+def change_email(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Set, change or remove the account's e-mail address, confirmed by its password."""
     form = EmailForm(request.user, request, request.POST)
     if not form.is_valid():
@@ -206,7 +221,7 @@ def change_email(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def notification_settings(request: HttpRequest) -> HttpResponse:
+def notification_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Save which notification e-mails the player wants."""
     form = NotificationForm(request.POST, instance=notification_settings_for(request.user))
     if form.is_valid():
@@ -218,7 +233,7 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def take_vacation(request: HttpRequest) -> HttpResponse:
+def take_vacation(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Go away for some whole days: the player's clocks stop where their matches allow it."""
     form = VacationForm(request.POST)
     if not form.is_valid():
@@ -243,7 +258,7 @@ def take_vacation(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def end_vacation(request: HttpRequest) -> HttpResponse:
+def end_vacation(request: AuthenticatedHttpRequest) -> HttpResponse:
     """End the vacation now: clocks start again, and whole days not yet begun are given back."""
     try:
         ended = vacations.end_vacation(request.user)

@@ -10,11 +10,12 @@ commitment is public from the start.
 """
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.contrib.admin.options import InlineModelAdmin
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -59,7 +60,11 @@ def without_secrets(names: Iterable[Any], match: Match | None) -> list[Any]:
     return [name for name in shown if name not in SECRET_FIELDS] + ["cards_hidden"]
 
 
-class ReadOnlyInline(admin.TabularInline):
+Child = TypeVar("Child", bound=Model)
+Parent = TypeVar("Parent", bound=Model)
+
+
+class ReadOnlyInline(admin.TabularInline[Child, Parent]):
     """Rows shown beside their match; only the services write them."""
 
     extra = 0
@@ -68,11 +73,11 @@ class ReadOnlyInline(admin.TabularInline):
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
         return list(self.fields or ())
 
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Parent | None = None) -> bool:
         return False
 
 
-class ProfileAdminForm(forms.ModelForm):
+class ProfileAdminForm(forms.ModelForm[Profile]):
     """A profile as staff edit it: the same rules for the name as the player's own page."""
 
     class Meta:
@@ -85,14 +90,14 @@ class ProfileAdminForm(forms.ModelForm):
 
 
 @admin.register(Profile)
-class ProfileAdmin(admin.ModelAdmin):
+class ProfileAdmin(admin.ModelAdmin[Profile]):
     form = ProfileAdminForm
     list_display = ["display_name", "user"]
     search_fields = ["display_name", "user__username", "user__email"]
 
 
 @admin.register(NotificationSettings)
-class NotificationSettingsAdmin(ReadOnlyAdmin):
+class NotificationSettingsAdmin(ReadOnlyAdmin[NotificationSettings]):
     """What each player chose to hear by e-mail, and the times that pace it.
 
     Read-only: a player changes these on their profile page or with the link in an e-mail.
@@ -105,25 +110,25 @@ class NotificationSettingsAdmin(ReadOnlyAdmin):
     search_fields = ["user__username", "user__email"]
 
 
-class SeatInline(ReadOnlyInline):
+class SeatInline(ReadOnlyInline[Seat, Match]):
     model = Seat
     fields = [
         "position", "user", "controller", "bot_name", "resigned", "to_act", "final_total", "rank",
     ]  # fmt: skip
 
 
-class ScoreLineInline(ReadOnlyInline):
+class ScoreLineInline(ReadOnlyInline[ScoreLine, Match]):
     model = ScoreLine
     fields = ["hand_number", "seat", "points_taken", "score", "total", "shot_moon", "moon_option"]
 
 
-class ActionInline(ReadOnlyInline):
+class ActionInline(ReadOnlyInline[Action, Hand]):
     model = Action
     fields = ["seq", "seat", "kind", "value", "actor", "version", "created_at"]
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(admin.ModelAdmin[Match]):
     list_display = ["id", "status", "players", "target", "created_by", "hand_no", "created_at"]
     list_filter = ["status", "is_private"]
     search_fields = ["id", "created_by__username", "seats__user__username"]
@@ -181,14 +186,14 @@ class MatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(ReadOnlyAdmin):
+class SeatAdmin(ReadOnlyAdmin[Seat]):
     list_display = ["match", "position", "user", "controller", "bot_name", "to_act", "rank"]
     list_filter = ["controller", "to_act", "resigned"]
     search_fields = ["user__username", "bot_name", "match__id"]
 
 
 @admin.register(Hand)
-class HandAdmin(ReadOnlyAdmin):
+class HandAdmin(ReadOnlyAdmin[Hand]):
     list_display = ["match", "number", "pass_direction", "started_at", "finished_at"]
     search_fields = ["match__id"]
     inlines = [ActionInline]
@@ -200,7 +205,9 @@ class HandAdmin(ReadOnlyAdmin):
         fields = super().get_readonly_fields(request, obj)
         return without_secrets(fields, obj.match if obj else None)
 
-    def get_inlines(self, request: HttpRequest, obj: Hand | None = None) -> list:
+    def get_inlines(
+        self, request: HttpRequest, obj: Hand | None = None
+    ) -> list[type[InlineModelAdmin[Any, Any]]]:
         # The log holds every pass and card: not while the match is in play.
         return [] if obj is None or in_play(obj.match) else list(self.inlines)
 
@@ -210,7 +217,7 @@ class HandAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Action)
-class ActionAdmin(ReadOnlyAdmin):
+class ActionAdmin(ReadOnlyAdmin[Action]):
     """The log of matches whose deals are revealed; until then their passes and cards (which
     show the deals, here and at the tables sharing them) stay hidden."""
 
@@ -223,7 +230,7 @@ class ActionAdmin(ReadOnlyAdmin):
 
 
 @admin.register(ScoreLine)
-class ScoreLineAdmin(ReadOnlyAdmin):
+class ScoreLineAdmin(ReadOnlyAdmin[ScoreLine]):
     list_display = ["match", "hand_number", "seat", "points_taken", "score", "total", "shot_moon"]
     list_filter = ["shot_moon"]
     search_fields = ["match__id"]

@@ -5,12 +5,21 @@ the matches by `manage.py rebuild_stats`: staff read them, filter and search the
 add, change or delete a row by hand. None of them holds a card or a shuffle's secret.
 """
 
+from typing import TYPE_CHECKING, Any, TypeVar
+
 from django.contrib import admin
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.admin.base import ReadOnlyAdmin
 from games.models import Competitor, MatchResult, TableSizeStats, display_name_of
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
+
+M = TypeVar("M", bound=Model)
 
 
 def competitor_name(competitor: Competitor) -> str:
@@ -24,10 +33,12 @@ class BotOrPersonFilter(admin.SimpleListFilter):
     title = _("competitor")
     parameter_name = "kind"
 
-    def lookups(self, request, model_admin):
+    def lookups(
+        self, request: HttpRequest, model_admin: admin.ModelAdmin[Any]
+    ) -> list[tuple[str, "StrPromise"]]:
         return [("person", _("People")), ("bot", _("Bot levels"))]
 
-    def queryset(self, request, queryset):
+    def queryset(self, request: HttpRequest, queryset: QuerySet[M]) -> QuerySet[M]:
         field = "user" if queryset.model is Competitor else "competitor__user"
         if self.value() == "person":
             return queryset.filter(**{f"{field}__isnull": False})
@@ -37,7 +48,7 @@ class BotOrPersonFilter(admin.SimpleListFilter):
 
 
 @admin.register(Competitor)
-class CompetitorAdmin(ReadOnlyAdmin):
+class CompetitorAdmin(ReadOnlyAdmin[Competitor]):
     list_display = ["name", "rating", "rated_matches", "mu", "sigma"]
     list_filter = [BotOrPersonFilter, "bot_level"]
     search_fields = ["user__username", "user__profile__display_name", "bot_level"]
@@ -50,7 +61,7 @@ class CompetitorAdmin(ReadOnlyAdmin):
 
 
 @admin.register(TableSizeStats)
-class TableSizeStatsAdmin(ReadOnlyAdmin):
+class TableSizeStatsAdmin(ReadOnlyAdmin[TableSizeStats]):
     list_display = [
         "name", "players", "matches", "rated_matches", "wins", "places", "hands", "points",
         "points_per_hand", "moons_shot", "moons_suffered", "queens",
@@ -72,7 +83,7 @@ class TableSizeStatsAdmin(ReadOnlyAdmin):
 
 
 @admin.register(MatchResult)
-class MatchResultAdmin(ReadOnlyAdmin):
+class MatchResultAdmin(ReadOnlyAdmin[MatchResult]):
     list_display = [
         "match_number", "name", "players", "place", "total", "rating", "rated_no", "ended_at",
     ]  # fmt: skip

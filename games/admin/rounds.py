@@ -6,6 +6,7 @@ intermediate page), then queues a task for the worker that lets bots make every 
 at the rounds' tables; the rounds then close and the next ones start, as at a deadline.
 """
 
+from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -21,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.background.round_deadline_tasks import finish_round_now
 from games.lib import clock
-from games.models import MatchStatus, Round, RoundStatus, Table
+from games.models import MatchStatus, Round, RoundStatus, Table, Tournament
 from games.services import ActionRefused
 from games.services import tournaments as tours
 from games.services.tournaments.round_deadlines import ROUND_NOT_RUNNING
@@ -29,15 +30,15 @@ from games.services.tournaments.round_deadlines import ROUND_NOT_RUNNING
 FINISH_TEMPLATE = "admin/games/round/finish_by_bots.html"
 
 
-class RoundDeadlineForm(forms.ModelForm):
+class RoundDeadlineForm(forms.ModelForm[Round]):
     """A round's deadline: a time still to come, on a round not yet closed."""
 
     class Meta:
         model = Round
         fields = ["deadline"]
 
-    def clean_deadline(self):
-        deadline = self.cleaned_data.get("deadline")
+    def clean_deadline(self) -> datetime | None:
+        deadline: datetime | None = self.cleaned_data.get("deadline")
         if "deadline" not in self.changed_data:
             return deadline
         if self.instance.status == RoundStatus.CLOSED:
@@ -54,7 +55,9 @@ class RoundDeadlineForm(forms.ModelForm):
         return deadline
 
 
-def save_deadlines(request: HttpRequest, rounds: list[Round], modeladmin: admin.ModelAdmin):
+def save_deadlines(
+    request: HttpRequest, rounds: list[Round], modeladmin: admin.ModelAdmin[Any]
+) -> None:
     """Save each round's new deadline through the service; report any it refused."""
     for round_ in rounds:
         try:
@@ -63,7 +66,7 @@ def save_deadlines(request: HttpRequest, rounds: list[Round], modeladmin: admin.
             modeladmin.message_user(request, refusal.message, messages.ERROR)
 
 
-class RoundInline(admin.TabularInline):
+class RoundInline(admin.TabularInline[Round, Tournament]):
     """The tournament's rounds, each with its deadline; everything else is the services' own."""
 
     model = Round
@@ -83,7 +86,7 @@ def _unfinished(round_: Round) -> list[Table]:
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(admin.ModelAdmin[Round]):
     """Rounds: seated, started and closed by the tournament's actions; staff set deadlines here."""
 
     form = RoundDeadlineForm
@@ -106,12 +109,16 @@ class RoundAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def save_model(self, request: HttpRequest, obj: Round, form, change: bool) -> None:
+    def save_model(
+        self, request: HttpRequest, obj: Round, form: RoundDeadlineForm, change: bool
+    ) -> None:
         if "deadline" in form.changed_data:
             save_deadlines(request, [obj], self)
 
     @admin.action(description=_("Finish by bots now"), permissions=["change"])
-    def finish_by_bots(self, request: HttpRequest, queryset: QuerySet) -> TemplateResponse | None:
+    def finish_by_bots(
+        self, request: HttpRequest, queryset: QuerySet[Round]
+    ) -> TemplateResponse | None:
         """Ask first; once confirmed, let bots finish the rounds' matches and close the rounds."""
         rounds = list(queryset.select_related("tournament").order_by("tournament", "number"))
         if request.POST.get("post") != "yes":

@@ -23,7 +23,7 @@ DECISION_HELP = _(
 RULE_FIELDS = {"R4.7": "hands", "R5.1": "bonus_card", "R5": "variant"}
 
 
-class TournamentForm(MatchSettingsFields, forms.ModelForm):
+class TournamentForm(MatchSettingsFields, forms.ModelForm[Tournament]):
     """A tournament, with its time per decision and bank chosen among the lobby's presets."""
 
     # Where the admin differs from the lobby. The rules are the model's fields (a table size

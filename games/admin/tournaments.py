@@ -10,16 +10,18 @@ an action on the change list, and a link on a tournament's page.
 
 import csv
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
+from django.forms import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
-from django.urls import path, reverse
+from django.urls import URLPattern, path, reverse
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
@@ -111,11 +113,16 @@ ACTIONS: dict[str, tuple["StrPromise", Callable[[HttpRequest, Tournament], str]]
 }
 
 
-def changelist_action(name: str):
+ChangelistAction = Callable[["TournamentAdmin", HttpRequest, QuerySet[Tournament]], None]
+
+
+def changelist_action(name: str) -> ChangelistAction:
     """Return the change list's action running `name` on each selected tournament."""
     label = ACTIONS[name][0]
 
-    def action(modeladmin: "TournamentAdmin", request: HttpRequest, queryset: QuerySet) -> None:
+    def action(
+        modeladmin: "TournamentAdmin", request: HttpRequest, queryset: QuerySet[Tournament]
+    ) -> None:
         for tournament in queryset.order_by("pk"):
             modeladmin.run(request, tournament, name)
 
@@ -135,15 +142,15 @@ def results_csv(tournaments: Iterable[Tournament], filename: str) -> HttpRespons
     return response
 
 
-class EntryForm(forms.ModelForm):
+class EntryForm(forms.ModelForm[Entry]):
     """An entrant; once seated, the entry's player is fixed (the tables name them)."""
 
     class Meta:
         model = Entry
         fields = ["user", "withdrawn"]
 
-    def clean_user(self):
-        user = self.cleaned_data["user"]
+    def clean_user(self) -> User:
+        user: User = self.cleaned_data["user"]
         entry = self.instance
         if entry.pk and user != entry.user and entry.table_seats.exists():
             raise forms.ValidationError(
@@ -155,7 +162,7 @@ class EntryForm(forms.ModelForm):
         return user
 
 
-class EntryInline(admin.TabularInline):
+class EntryInline(admin.TabularInline[Entry, Tournament]):
     """Entrants: add or remove them, or mark them withdrawn (bots then take their seats)."""
 
     model = Entry
@@ -165,7 +172,7 @@ class EntryInline(admin.TabularInline):
     readonly_fields = ["joined_at"]
 
 
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(admin.ModelAdmin[Tournament]):
     form = TournamentForm
     list_display = [
         "name", "status", "registration_open", "variant", "table_size", "round_count", "length",
@@ -213,7 +220,7 @@ class TournamentAdmin(admin.ModelAdmin):
     class Media:
         css = {"all": ["games/admin_tournaments.css"]}
 
-    def get_readonly_fields(self, request: HttpRequest, obj=None) -> list[str]:
+    def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> list[str]:
         fields = list(self.readonly_fields)
         if obj is not None and obj.status in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
             # Rounds already played were seated and dealt under these rules: keep them.
@@ -244,7 +251,14 @@ class TournamentAdmin(admin.ModelAdmin):
             return SafeString("")
         return SafeString(render_to_string("games/_standings.html", standings_context(obj)))
 
-    def save_formset(self, request: HttpRequest, form, formset, change: bool) -> None:
+    def save_formset(
+        self,
+        request: HttpRequest,
+        form: TournamentForm,
+        # Entrants or rounds: the inline formsets of a tournament.
+        formset: BaseInlineFormSet[Any, Tournament, Any],
+        change: bool,
+    ) -> None:
         """Save entrants and round deadlines, through the services where they have one.
 
         A newly withdrawn entrant is withdrawn through the service; a round's new deadline is
@@ -286,7 +300,9 @@ class TournamentAdmin(admin.ModelAdmin):
         return True
 
     @admin.action(description=_("Download results and standings (CSV)"), permissions=["view"])
-    def download_results(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse:
+    def download_results(
+        self, request: HttpRequest, queryset: QuerySet[Tournament]
+    ) -> HttpResponse:
         tournaments = list(queryset.order_by("pk"))
         name = f"{tournaments[0].slug}-results.csv" if len(tournaments) == 1 else "results.csv"
         return results_csv(tournaments, name)
@@ -298,7 +314,7 @@ class TournamentAdmin(admin.ModelAdmin):
             raise PermissionDenied
         return results_csv([tournament], f"{tournament.slug}-results.csv")
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLPattern]:
         wrap = self.admin_site.admin_view
         return [
             path(
@@ -322,7 +338,15 @@ class TournamentAdmin(admin.ModelAdmin):
         self.run(request, tournament, name)
         return HttpResponseRedirect(reverse("admin:games_tournament_change", args=[pk]))
 
-    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+    def render_change_form(
+        self,
+        request: HttpRequest,
+        context: dict[str, Any],
+        add: bool = False,
+        change: bool = False,
+        form_url: str = "",
+        obj: Tournament | None = None,
+    ) -> HttpResponse:
         context["tournament_actions"] = (
             [
                 (reverse("admin:games_tournament_run", args=[obj.pk, name]), label)

@@ -5,6 +5,7 @@ side (the middleware, remembering a player's choice) is `games/languages.py`.
 """
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.utils import translation
 
 
@@ -25,7 +26,7 @@ def supported(code: str | None) -> str | None:
         return None
 
 
-def language_of(user) -> str:
+def language_of(user: User) -> str:
     """Return the language to write to this user in: their choice, else the site's default."""
     try:
         chosen = user.profile.language

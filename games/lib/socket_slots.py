@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -50,7 +51,7 @@ class SocketSlot:
             await cache.adecr(self.key)
 
 
-def socket_slot(scope: dict) -> SocketSlot:
+def socket_slot(scope: dict[str, Any]) -> SocketSlot:
     """Return the slot of a socket's session (or, without a session key, of its user)."""
     session = scope.get("session")
     key = getattr(session, "session_key", None) or f"user-{scope['user'].pk}"

@@ -3,11 +3,13 @@
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
-def settings_for_existing_users(apps, schema_editor):
+def settings_for_existing_users(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     """Give every existing user their notification settings, all e-mails off."""
-    User = apps.get_model(*settings.AUTH_USER_MODEL.split("."))
+    User = apps.get_model(settings.AUTH_USER_MODEL)  # "app_label.ModelName"
     NotificationSettings = apps.get_model("games", "NotificationSettings")
     NotificationSettings.objects.bulk_create(
         [NotificationSettings(user_id=pk) for pk in User.objects.values_list("pk", flat=True)]

@@ -6,6 +6,8 @@ Django accepts a session only while the backend it names is in AUTHENTICATION_BA
 from django.conf import settings
 from django.core.cache import caches
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 from django.utils import timezone
 
 BACKEND_KEY = "_auth_user_backend"
@@ -15,7 +17,7 @@ GAMES = "games.accounts.backends.ModelBackend"
 SITE_CACHE_PREFIX = "hearts_site.sessions."
 
 
-def _rename(apps, old: str, new: str) -> None:
+def _rename(apps: StateApps, old: str, new: str) -> None:
     from django.contrib.sessions.backends import cached_db
 
     Session = apps.get_model("sessions", "Session")
@@ -34,11 +36,11 @@ def _rename(apps, old: str, new: str) -> None:
             cache.delete(prefix + session.session_key)
 
 
-def forwards(apps, schema_editor) -> None:
+def forwards(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     _rename(apps, DJANGO, GAMES)
 
 
-def backwards(apps, schema_editor) -> None:
+def backwards(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     _rename(apps, GAMES, DJANGO)
 
 

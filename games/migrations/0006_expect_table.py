@@ -10,13 +10,15 @@ the rows on every move and needs no such function.
 
 from django.conf import settings
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 FUNCTION = "games_expect_table"
 SQLSTATE = "HT409"  # a class of its own: nothing else raises it
 MODELS = ("Match", "Seat", "Profile")
 
 
-def _sql(apps) -> str:
+def _sql(apps: StateApps) -> str:
     match, seat, profile = (apps.get_model("games", name)._meta for name in MODELS)
     user = apps.get_model(settings.AUTH_USER_MODEL)._meta
     # The people's mark must be written exactly as `games.services.table_rows` reads it.
@@ -53,12 +55,12 @@ $$;
 """
 
 
-def forwards(apps, schema_editor) -> None:
+def forwards(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(_sql(apps), params=None)  # its `%` are PL/pgSQL's own
 
 
-def backwards(apps, schema_editor) -> None:
+def backwards(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(
             f"DROP FUNCTION IF EXISTS {FUNCTION}(bigint, integer, text, boolean, boolean, text)"

@@ -10,12 +10,14 @@ its table read afresh.
 """
 
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 FUNCTION = "games_expect_session"
 SQLSTATE = "HT409"  # as `games_expect_table` raises: the same "made again" for the move
 
 
-def _sql(apps) -> str:
+def _sql(apps: StateApps) -> str:
     session = apps.get_model("sessions", "Session")._meta
     return f"""
 CREATE OR REPLACE FUNCTION {FUNCTION}(known_key text, known_data text)
@@ -31,12 +33,12 @@ $$;
 """
 
 
-def forwards(apps, schema_editor) -> None:
+def forwards(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(_sql(apps), params=None)
 
 
-def backwards(apps, schema_editor) -> None:
+def backwards(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(f"DROP FUNCTION IF EXISTS {FUNCTION}(text, text)")
 

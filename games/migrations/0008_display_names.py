@@ -12,6 +12,8 @@ import unicodedata
 
 from django.conf import settings
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 import games.lib.names
 
@@ -34,7 +36,7 @@ def _free(name: str, taken: set[str]) -> bool:
     )
 
 
-def clean_names(apps, schema_editor) -> None:
+def clean_names(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Profile = apps.get_model("games", "Profile")
     User = apps.get_model(settings.AUTH_USER_MODEL)
     profiles = list(Profile.objects.select_related("user").order_by("pk"))

@@ -5,9 +5,11 @@ never showed them; private now means "its players and staff only" (games/access.
 """
 
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
-def make_public(apps, schema_editor):
+def make_public(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Match = apps.get_model("games", "Match")
     Match.objects.filter(tournament_table__isnull=False).update(is_private=False)
 

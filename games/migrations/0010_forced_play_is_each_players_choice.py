@@ -5,9 +5,11 @@ plays off for a whole table, so every match is switched back on and its players'
 """
 
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
-def let_players_choose(apps, schema_editor):
+def let_players_choose(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Match = apps.get_model("games", "Match")
     Match.objects.filter(auto_play_forced=False).update(auto_play_forced=True)
 

@@ -9,6 +9,8 @@
 from django.conf import settings
 from django.core.cache import caches
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 from django.utils import timezone
 
 BACKEND_KEY = "_auth_user_backend"
@@ -22,7 +24,7 @@ DROPPED = (
 )
 
 
-def _rename(apps, old: str, new: str) -> None:
+def _rename(apps: StateApps, old: str, new: str) -> None:
     from django.contrib.sessions.backends import cached_db
 
     Session = apps.get_model("sessions", "Session")
@@ -39,14 +41,14 @@ def _rename(apps, old: str, new: str) -> None:
             cache.delete(prefix + session.session_key)
 
 
-def forwards(apps, schema_editor) -> None:
+def forwards(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "postgresql":
         for function in DROPPED:
             schema_editor.execute(f"DROP FUNCTION IF EXISTS {function}")
     _rename(apps, GAMES, DJANGO)
 
 
-def backwards(apps, schema_editor) -> None:
+def backwards(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     _rename(apps, DJANGO, GAMES)  # the functions come back with the code that used them
 
 

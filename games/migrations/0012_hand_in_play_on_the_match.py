@@ -2,9 +2,11 @@
 
 import django.db.models.deletion
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
-def point_matches_at_their_hands(apps, schema_editor):
+def point_matches_at_their_hands(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Match = apps.get_model("games", "Match")
     Hand = apps.get_model("games", "Hand")
     for match in Match.objects.filter(hand_no__gt=0).iterator():
@@ -13,7 +15,7 @@ def point_matches_at_their_hands(apps, schema_editor):
             Match.objects.filter(pk=match.pk).update(current_hand=hand, next_seq=hand.next_seq)
 
 
-def put_counters_back_on_hands(apps, schema_editor):
+def put_counters_back_on_hands(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Match = apps.get_model("games", "Match")
     Hand = apps.get_model("games", "Hand")
     for match in Match.objects.exclude(current_hand=None).iterator():

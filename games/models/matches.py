@@ -8,6 +8,7 @@ move can be checked against the table they saw.
 import secrets
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext, ngettext
@@ -193,7 +194,8 @@ class Match(TimeControl):
 
     @property
     def moon_option(self) -> str:
-        return self.rules.get("moon", "ask")
+        moon: str = self.rules.get("moon", "ask")  # the rules are stored as JSON
+        return moon
 
     @property
     def is_over(self) -> bool:
@@ -344,7 +346,7 @@ class Seat(models.Model):
         """Say whether the seat won its finished match: first place, and never left it."""
         return self.rank == 1 and not self.has_left
 
-    def is_held_by(self, user) -> bool:
+    def is_held_by(self, user: User | AnonymousUser) -> bool:
         """Say whether this is the signed-in user's seat, resigned or not.
 
         Nobody signed in holds a seat: their `pk` is None, as a bot's seat's `user_id` is.

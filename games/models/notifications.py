@@ -1,6 +1,7 @@
 """What a player wants to hear by e-mail, and when the site last saw them."""
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -47,7 +48,7 @@ class NotificationSettings(models.Model):
         return self.turn_emails or self.daily_digest or self.deadline_reminders
 
 
-def notification_settings_for(user) -> NotificationSettings:
+def notification_settings_for(user: User) -> NotificationSettings:
     """Return the user's settings, creating them (all off) if the user has none yet."""
     found, _ = NotificationSettings.objects.get_or_create(user=user)
     return found

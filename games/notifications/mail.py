@@ -8,7 +8,11 @@ recipient's language (`games.lib.languages.language_of`), whatever the language 
 task that sends it: subject and body alike are rendered under `translation.override`.
 """
 
+from datetime import datetime
+from typing import TypedDict
+
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
@@ -39,14 +43,29 @@ def user_id_from_token(token: str) -> int:
     data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
     if not isinstance(data, dict) or not isinstance(data.get("user"), int):
         raise signing.BadSignature("The token holds no user.")
-    return data["user"]
+    user_id: int = data["user"]
+    return user_id
 
 
 def unsubscribe_url(user_id: int) -> str:
     return absolute(reverse("unsubscribe", args=[unsubscribe_token(user_id)]))
 
 
-def match_summary(seat: Seat) -> dict:
+class MatchSummary(TypedDict):
+    """One waiting match as an e-mail names it."""
+
+    id: int
+    url: str
+    players: int
+    length: str
+    hand: int
+    opponents: list[str]
+    waiting_since: datetime | None
+    deadline: datetime | None
+    decision: str
+
+
+def match_summary(seat: Seat) -> MatchSummary:
     """Describe one waiting match for an e-mail: who plays, how far it is, its link."""
     match = seat.match
     # Names are checked when set; `one_line` keeps one stored before that from adding lines.
@@ -65,7 +84,13 @@ def match_summary(seat: Seat) -> dict:
     }
 
 
-def _message(template: str, subject: str, context: dict, to: str, headers: dict | None = None):
+def _message(
+    template: str,
+    subject: str,
+    context: dict[str, object],
+    to: str,
+    headers: dict[str, str] | None = None,
+) -> EmailMultiAlternatives:
     """Build one e-mail from `emails/<template>.txt` and `.html`."""
     message = EmailMultiAlternatives(
         subject=subject,
@@ -77,7 +102,7 @@ def _message(template: str, subject: str, context: dict, to: str, headers: dict 
     return message
 
 
-def send(user, template: str, subject: str, context: dict) -> None:
+def send(user: User, template: str, subject: str, context: dict[str, object]) -> None:
     """Send one notification built from `emails/<template>.txt` and `.html` to the user."""
     link = unsubscribe_url(user.pk)
     context = {
@@ -95,7 +120,9 @@ def send(user, template: str, subject: str, context: dict) -> None:
     _message(template, subject, context, user.email, headers).send()
 
 
-def _send_account_notice(user, template: str, subject: str, to: str, **context) -> None:
+def _send_account_notice(
+    user: User, template: str, subject: str, to: str, **context: object
+) -> None:
     """Send one of the account's own notices: whatever the e-mail settings, no unsubscribing.
 
     They name the account, never its matches, and point to where the owner can undo a change
@@ -110,7 +137,7 @@ def _send_account_notice(user, template: str, subject: str, to: str, **context) 
     _message(template, subject, context, to).send()
 
 
-def send_address_changed(user, old_address: str) -> None:
+def send_address_changed(user: User, old_address: str) -> None:
     """Tell the address an account has just left, in case someone else made the change.
 
     The notice does not name the new address.
@@ -126,7 +153,7 @@ def send_address_changed(user, old_address: str) -> None:
         )
 
 
-def send_password_changed(user) -> None:
+def send_password_changed(user: User) -> None:
     """Tell the account's address that its password has just changed (or been reset)."""
     with override(language_of(user)):
         _send_account_notice(
@@ -138,7 +165,7 @@ def send_password_changed(user) -> None:
         )
 
 
-def send_password_reset(user, token: str) -> None:
+def send_password_reset(user: User, token: str) -> None:
     """Send the account's address a link that sets a new password (plain text, as Django's)."""
     uid = urlsafe_base64_encode(force_bytes(user.pk))
     context = {
@@ -153,7 +180,7 @@ def send_password_reset(user, token: str) -> None:
     EmailMultiAlternatives(" ".join(subject.split()), body, to=[user.email]).send()
 
 
-def send_turn_notice(user, seat: Seat) -> None:
+def send_turn_notice(user: User, seat: Seat) -> None:
     """Tell the user a match waits for their move."""
     match = seat.match
     with override(language_of(user)):
@@ -165,7 +192,7 @@ def send_turn_notice(user, seat: Seat) -> None:
         )
 
 
-def send_digest(user, seats: list[Seat]) -> None:
+def send_digest(user: User, seats: list[Seat]) -> None:
     """List for the user every match that waits for them."""
     count = len(seats)
     with override(language_of(user)):
@@ -175,7 +202,7 @@ def send_digest(user, seats: list[Seat]) -> None:
         send(user, "digest", subject, {"matches": [match_summary(seat) for seat in seats]})
 
 
-def send_reminder(user, seats: list[Seat]) -> None:
+def send_reminder(user: User, seats: list[Seat]) -> None:
     """Remind the user that the deadline of each of these decisions is near."""
     count = len(seats)
     with override(language_of(user)):

@@ -75,7 +75,14 @@ def send_match_notice(user_id: int, match_id: int, kind: str, text: str, by: str
 
 @receiver(match_notice, dispatch_uid="games.notifications.notices")
 def queue_match_notices(
-    sender, *, match_id: int, user_ids: list[int], kind: str, text: str, by: str = "", **kwargs
+    sender: object,
+    *,
+    match_id: int,
+    user_ids: list[int],
+    kind: str,
+    text: str,
+    by: str = "",
+    **kwargs: object,
 ) -> None:
     """Queue the e-mail of a notice for each player concerned who wants turn e-mails."""
     try:

@@ -14,7 +14,7 @@ logger = logging.getLogger(__name__)
 
 @receiver(match_changed, dispatch_uid="games.notifications.turns")
 def queue_turn_notices(
-    sender, *, match_id: int, became_to_act_user_ids: list[int], **kwargs
+    sender: object, *, match_id: int, became_to_act_user_ids: list[int], **kwargs: object
 ) -> None:
     """Queue a turn notice for each player, opted in, whose turn this change began."""
     if not became_to_act_user_ids:

@@ -23,7 +23,7 @@ import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from games.lib import clock
 from games.models import MatchStatus, NotificationSettings, Seat
@@ -51,7 +51,7 @@ def _claim_seats(due: list[tuple[int, int, datetime]]) -> list[int]:
     return claimed
 
 
-def _waiting_seats(pks: list[int]):
+def _waiting_seats(pks: list[int]) -> QuerySet[Seat]:
     """The claimed seats whose decision is still owed, with what the e-mail names."""
     return (
         Seat.objects.filter(pk__in=pks, to_act=True, resigned=False)
@@ -96,7 +96,9 @@ def send_due_reminders(now: datetime | None = None, limit: int | None = None) ->
             )
             continue
         try:
-            mail.send_reminder(seats[0].user, seats)
+            user = seats[0].user
+            assert user is not None  # the seats were found by their player's id
+            mail.send_reminder(user, seats)
             sent += 1
         except Exception:
             # One bad address must not cost the others their reminders.

@@ -4,12 +4,13 @@ A process-wide memo answers most requests without any I/O; when it lets a write 
 UPDATE itself compares the stored time, so several processes still write about once a minute.
 """
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
+from typing import cast
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 
 from games.lib import clock
@@ -39,7 +40,7 @@ def due(user_id: int, now: datetime) -> bool:
     return True
 
 
-def _stale_rows(user_id: int, now: datetime):
+def _stale_rows(user_id: int, now: datetime) -> QuerySet[NotificationSettings]:
     """Select the user's row if its stored time is older than the interval (or unset)."""
     older = Q(last_seen__isnull=True) | Q(last_seen__lte=now - _interval())
     return NotificationSettings.objects.filter(older, user_id=user_id)
@@ -78,7 +79,8 @@ def _known_user_id(request: HttpRequest) -> int | None:
     for attribute in ("_cached_user", "_acached_user"):
         user = request.__dict__.get(attribute)
         if user is not None and user.is_authenticated:
-            return user.pk
+            user_id: int = user.pk
+            return user_id
     return None
 
 
@@ -88,7 +90,9 @@ class LastSeenMiddleware:
     sync_capable = True
     async_capable = True
 
-    def __init__(self, get_response) -> None:
+    def __init__(
+        self, get_response: Callable[[HttpRequest], HttpResponse | Awaitable[HttpResponse]]
+    ) -> None:
         self.get_response = get_response
         self.is_async = iscoroutinefunction(get_response)
         if self.is_async:
@@ -104,7 +108,8 @@ class LastSeenMiddleware:
         return response
 
     async def __acall__(self, request: HttpRequest) -> HttpResponse:
-        response = await self.get_response(request)
+        # Served asynchronously: the next handler is a coroutine function.
+        response = await cast(Awaitable[HttpResponse], self.get_response(request))
         user_id = _known_user_id(request)
         if user_id is not None:
             await amark_seen(user_id)

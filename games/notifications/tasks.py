@@ -12,11 +12,12 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.models import User
 from django.contrib.auth.tokens import default_token_generator
 from django.db import transaction
-from django.db.models import F, Prefetch, Q
+from django.db.models import F, Prefetch, Q, QuerySet
 from django_tasks import TaskContext, TaskResultStatus, task
-from django_tasks_db.models import DBTaskResult
+from django_tasks_db.models import DBTaskResult, DBTaskResultQuerySet
 
 from games.lib import clock
 from games.lib.limits import within_limit
@@ -26,7 +27,7 @@ from games.notifications import mail
 logger = logging.getLogger(__name__)
 
 
-def _waiting_seats():
+def _waiting_seats() -> QuerySet[Seat]:
     """Seats whose player must act now in a match in play, with what the e-mails name."""
     return (
         Seat.objects.filter(to_act=True, resigned=False, match__status=MatchStatus.ACTIVE)
@@ -38,7 +39,7 @@ def _waiting_seats():
     )
 
 
-def _opted_in(**opt_in) -> Q:
+def _opted_in(**opt_in: bool) -> Q:
     return Q(**opt_in, user__is_active=True) & ~Q(user__email="")
 
 
@@ -79,7 +80,9 @@ def send_turn_notice(user_id: int, match_id: int, since: str) -> bool:
     if not _claim(row["pk"], "last_turn_email_at", previous, clock.now()):
         return False
     try:
-        mail.send_turn_notice(seat.user, seat)
+        user = seat.user
+        assert user is not None  # the seat was found by its player's id
+        mail.send_turn_notice(user, seat)
     except Exception:
         # Unclaim, so a later turn may try again; the task itself is recorded as failed.
         NotificationSettings.objects.filter(user_id=user_id).update(last_turn_email_at=previous)
@@ -97,7 +100,7 @@ def send_address_notice(user_id: int, old_address: str) -> bool:
     return True
 
 
-def notify_address_changed(user, old_address: str) -> None:
+def notify_address_changed(user: User, old_address: str) -> None:
     """Queue the notice to the old address, once the change is committed."""
     transaction.on_commit(lambda: send_address_notice.enqueue(user.pk, old_address))
 
@@ -112,7 +115,7 @@ def send_password_notice(user_id: int) -> bool:
     return True
 
 
-def notify_password_changed(user) -> None:
+def notify_password_changed(user: User) -> None:
     """Queue the notice of a new password, once it is committed."""
     if user.email:
         transaction.on_commit(lambda: send_password_notice.enqueue(user.pk))
@@ -155,6 +158,7 @@ def send_digests(now: datetime) -> int:
     rows = NotificationSettings.objects.filter(_opted_in(daily_digest=True), due)
     seats_by_user: dict[int, list[Seat]] = {}
     for seat in _waiting_seats().filter(user_id__in=rows.values("user_id")):
+        assert seat.user_id is not None  # found by their player's id
         seats_by_user.setdefault(seat.user_id, []).append(seat)
     sent = 0
     due_rows = rows.filter(user_id__in=seats_by_user).values_list("user_id", "pk", "last_digest_at")
@@ -163,7 +167,9 @@ def send_digests(now: datetime) -> int:
         if not _claim(pk, "last_digest_at", previous, now):
             continue
         try:
-            mail.send_digest(seats[0].user, seats)
+            user = seats[0].user
+            assert user is not None  # the seats were found by their player's id
+            mail.send_digest(user, seats)
             sent += 1
         except Exception:
             # One bad address must not cost everyone else their digest.
@@ -172,7 +178,7 @@ def send_digests(now: datetime) -> int:
     return sent
 
 
-def pending_digest_runs():
+def pending_digest_runs() -> DBTaskResultQuerySet:
     """Return the digest runs waiting in the queue."""
     return DBTaskResult.objects.filter(
         task_path=send_daily_digests.module_path, status=TaskResultStatus.READY

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import polib
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 
 def catalogues() -> list[Path]:
@@ -50,10 +50,10 @@ def compile_all(force: bool = False) -> list[Path]:
 class Command(BaseCommand):
     help = "Compile the translation catalogues (locale/*/LC_MESSAGES/*.po) in pure Python."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--force", action="store_true", help="Compile even if up to date.")
 
-    def handle(self, *args, force: bool, verbosity: int, **options) -> None:
+    def handle(self, *args: object, force: bool, verbosity: int, **options: object) -> None:
         written = compile_all(force=force)
         if verbosity:
             for po in written:

@@ -12,6 +12,6 @@ class Command(BaseCommand):
         "recorded. Gives exactly the figures the matches gave as they ended."
     )
 
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args: object, **options: object) -> None:
         count = records.rebuild()
         self.stdout.write(f"Counted {count} finished match{'es' if count != 1 else ''}.")

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 from django.core.management.utils import get_random_secret_key
 
 
@@ -149,7 +149,7 @@ class Command(BaseCommand):
         "serve with daphne beside the background worker."
     )
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--no-demo", action="store_true", help="Skip the demo accounts.")
@@ -157,7 +157,9 @@ class Command(BaseCommand):
             "--debug", action="store_true", help="Serve in Django's debug mode (development)."
         )
 
-    def handle(self, *args, host: str, port: int, no_demo: bool, debug: bool, **options) -> None:
+    def handle(
+        self, *args: object, host: str, port: int, no_demo: bool, debug: bool, **options: object
+    ) -> None:
         secret_file = Path(os.environ.get("SECRET_KEY_FILE", settings.BASE_DIR / ".secret-key"))
         env = served_env(host, port, debug=debug, secret_file=secret_file, base=os.environ)
         call_command("compiletranslations", verbosity=0)

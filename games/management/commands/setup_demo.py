@@ -2,7 +2,7 @@
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.accounts.names import available_name
 from games.models import Profile
@@ -21,14 +21,14 @@ DEMO_ACCOUNTS = [
 class Command(BaseCommand):
     help = "Create demo accounts (a staff user and four players) if they do not exist yet."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--allow-production",
             action="store_true",
             help="Create the accounts even with DEBUG off (they have a published password).",
         )
 
-    def handle(self, *args, allow_production: bool = False, **options) -> None:
+    def handle(self, *args: object, allow_production: bool = False, **options: object) -> None:
         if not settings.DEBUG and not allow_production:
             raise CommandError(
                 "Demo accounts have a published password; with DEBUG off, pass "

@@ -20,7 +20,7 @@ class Command(BaseCommand):
             "-o", "--output", default="-", help="the file to write (default: standard output)"
         )
 
-    def handle(self, *args, match: int, output: str, **options) -> None:
+    def handle(self, *args: object, match: int, output: str, **options: object) -> None:
         found = Match.objects.filter(pk=match).first()
         if found is None:
             raise CommandError(f"There is no match {match}.")

@@ -1,7 +1,7 @@
 """Run the background worker: make sure the daily digest is scheduled, then run queued tasks."""
 
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 from games.background.deadlines import ensure_sweep_scheduled
 from games.notifications.tasks import ensure_digest_scheduled
@@ -14,7 +14,7 @@ class Command(BaseCommand):
         "Run one or more beside the web servers."
     )
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--interval",
             type=float,
@@ -22,7 +22,7 @@ class Command(BaseCommand):
             help="Seconds to wait, when no task is due, before looking again (default 1).",
         )
 
-    def handle(self, *args, interval: float, verbosity: int, **options) -> None:
+    def handle(self, *args: object, interval: float, verbosity: int, **options: object) -> None:
         # Tasks are rows, so a restart loses none; only the digest chain needs a first link.
         if ensure_digest_scheduled() and verbosity:
             self.stdout.write("Scheduled the daily digest.")
