@@ -62,7 +62,9 @@ def _seat(request: HttpRequest, tournament: Tournament) -> str:
 
 
 def _start(request: HttpRequest, tournament: Tournament) -> str:
-    round_ = tours.start_round(tournament.pk, request.user)
+    staff = request.user
+    assert isinstance(staff, User)  # the admin serves signed-in staff only
+    round_ = tours.start_round(tournament.pk, staff)
     ids = list(round_.tables.order_by("number").values_list("match_id", flat=True))
     return ngettext(
         "%(name)s: started round %(number)s with %(count)d match (%(ids)s).",

@@ -86,19 +86,17 @@ def display_name_of(user: User) -> str:
     return name or user.get_username()
 
 
-def wants_forced_play(user: User | None) -> bool:
+def wants_forced_play(user: User) -> bool:
     """Say whether the player wants their only legal card played for them (on unless said)."""
     try:
-        # A seat's user: the callers pass a person's seat, whose user is set (None would raise).
-        return user.profile.auto_play_forced  # type: ignore[union-attr]
+        return user.profile.auto_play_forced
     except Profile.DoesNotExist:
         return True
 
 
-def away_until(user: User | None) -> datetime | None:
+def away_until(user: User) -> datetime | None:
     """Return when the player's vacation ends, or None if they are not away."""
     try:
-        # A seat's user: the callers pass a person's seat, whose user is set (None would raise).
-        return user.profile.away_until  # type: ignore[union-attr]
+        return user.profile.away_until
     except Profile.DoesNotExist:
         return None

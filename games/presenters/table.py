@@ -189,7 +189,9 @@ def away_until(seat: Seat, now: datetime) -> datetime | None:
         return None
     if not clocks.is_paused_for(seat, seat.match, now):
         return None
-    return away_until_of(seat.user)
+    user = seat.user
+    assert user is not None  # its id is set
+    return away_until_of(user)
 
 
 def places(seats: Sequence[Seat], me: Seat | None, view: engine.PublicView | None) -> list[Place]:

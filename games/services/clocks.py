@@ -80,7 +80,9 @@ def is_paused_for(seat: Seat, match: Match, now: datetime) -> bool:
     """Say whether the seat's clock stands still now: its player is away, the match allows it."""
     if not match.allow_vacation or seat.user_id is None:
         return False
-    until = away_until(seat.user)
+    user = seat.user
+    assert user is not None  # its id is set
+    until = away_until(user)
     return until is not None and until > now
 
 

@@ -308,7 +308,8 @@ class LockedTable:
             return BOT.choose(state.view(position)), Action.Actor.BOT
         legal = state.legal_plays(position)
         forced = len(legal) == 1 and self.match.auto_play_forced
-        if forced and wants_forced_play(self.seats[position].user):
+        user = self.seats[position].user
+        if forced and user is not None and wants_forced_play(user):
             return engine.Play(position, legal[0]), Action.Actor.FORCED
         # Once no heart or Q♠ is left to play, no card can change a score.
         if self.match.auto_finish and not state.points_in_play:
