@@ -1,36 +1,23 @@
 """The live socket: a user's turn notices on every page, and the changes of the match on screen."""
 
 import json
-from collections.abc import Awaitable, Callable
-from typing import ParamSpec, TypedDict, TypeVar
+from typing import TypedDict
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth.models import User
 
 from games.access import is_sealed, viewable_match
 from games.lib import clock
 from games.lib.converters import MAX_ID
+from games.lib.db_threads import in_db_thread
 from games.lib.socket_slots import socket_slot
-from games.live import LOBBY_GROUP, match_group, user_group
+from games.live import LOBBY_GROUP, match_group, start_relay, user_group
 from games.models import Match, Seat
 from games.notifications import seen
 
 # What a page hears of an event; `sent` may be missing from a process not yet updated.
 UPDATE_FIELDS = ("type", "match", "version", "status", "to_act", "sent")
 NOTICE_FIELDS = ("type", "match", "version", "sent")
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def _in_db_thread(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
-    """Run `func` as channels' `database_sync_to_async` does, with its signature kept.
-
-    channels ships no type information: this says what its decorator returns.
-    """
-    wrapped: Callable[P, Awaitable[R]] = database_sync_to_async(func)
-    return wrapped
 
 
 class MatchState(TypedDict):
@@ -42,7 +29,7 @@ class MatchState(TypedDict):
     to_act: list[int]
 
 
-@_in_db_thread
+@in_db_thread
 def _may_follow(user: User, match_id: int) -> tuple[bool, bool]:
     """Say whether the match exists and the user may watch it, and whether it is sealed to them.
 
@@ -55,7 +42,7 @@ def _may_follow(user: User, match_id: int) -> tuple[bool, bool]:
     return True, is_sealed(user, match)
 
 
-@_in_db_thread
+@in_db_thread
 def _current(match_id: int) -> MatchState:
     """Return the match's version, status and who must act, as they stand now."""
     row = Match.objects.filter(pk=match_id).values_list("version", "status").first()
@@ -83,10 +70,12 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.followed: str | None = None
         await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
+        # The workers' events come to this process's sockets through the relay, if it needs one.
+        start_relay()
         # A page open on the site counts as being seen: it shows turn notices as they come.
         now = clock.now()
         if seen.due(user.pk, now):
-            await database_sync_to_async(seen.write)(user.pk, now)
+            await in_db_thread(seen.write)(user.pk, now)
 
     async def disconnect(self, code: int) -> None:
         if (slot := getattr(self, "slot", None)) is not None:

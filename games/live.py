@@ -4,6 +4,11 @@ Events carry no cards, only the match, its version, its status and who must act:
 then fetches its own regions over HTTP, rendered for its own viewer. Each also says when it was
 sent (`sent`, seconds since the epoch, taken once the change is committed), so a client on the
 same clock can time its delivery (`bench/ws_bench.py` does).
+
+The worker's events (timeouts, bots' cards, rounds finished by bots) must reach the serving
+process's sockets too. With Redis every process shares one layer. With the default in-memory
+layer a worker writes its events to the database (`RelayedEvent`), and the serving process
+reads them in order and sends them to its own layer (`start_relay`, "the relay").
 """
 
 import asyncio
@@ -11,6 +16,7 @@ import logging
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, Protocol
 
 from asgiref.sync import async_to_sync
@@ -19,8 +25,10 @@ from django.conf import settings
 from django.dispatch import receiver
 from django.utils.translation import override
 
+from games.lib import clock
+from games.lib.db_threads import in_db_thread
 from games.lib.languages import supported
-from games.models import Profile
+from games.models import Profile, RelayedEvent
 from games.notifications.notices import KINDS, notice_words
 from games.services.events import lobby_changed, match_changed, match_notice, tournament_seated
 
@@ -93,8 +101,12 @@ def _send(messages: list[tuple[str, Event]], about: str) -> None:
 
     In a server the request goes on without waiting for them (with Redis, that wait is several
     round trips): during a request, the loop sends them once the request's answer is sent;
-    elsewhere (tests, the shell, the worker) they are sent before returning.
+    elsewhere (tests, the shell, the worker) they are sent before returning, or, in a worker
+    whose layer reaches no socket, written for the relay.
     """
+    if _through_database:
+        _store(messages, about)
+        return
     layer = get_channel_layer()
     if layer is None:
         return
@@ -109,6 +121,92 @@ def _send(messages: list[tuple[str, Event]], about: str) -> None:
     except RuntimeError:
         # Called from a thread that runs an event loop of its own: nothing can wait here.
         logger.exception("Could not relay %s", about)
+
+
+# ----- the relay: a worker's events to the serving process, through the database -----
+
+# Set in a worker process whose channel layer is its own (`send_through_database`).
+_through_database = False
+# The serving process's relay, once started.
+_relay_task: asyncio.Task[None] | None = None
+# How many events the relay reads at once, and how long it keeps them in the table.
+RELAY_BATCH = 200
+RELAY_KEEP_SECONDS = 300
+
+
+def send_through_database() -> bool:
+    """Make this worker process's events go to the serving process through the database, if
+    its channel layer reaches no other process; say whether they will."""
+    global _through_database
+    _through_database = not settings.LIVE_LAYER_SHARED
+    return _through_database
+
+
+def _store(messages: list[tuple[str, Event]], about: str) -> None:
+    try:
+        RelayedEvent.objects.bulk_create(
+            RelayedEvent(group=group, message=message) for group, message in messages
+        )
+    except Exception:
+        # As with a layer: the change is committed, and pages catch up by their versions.
+        logger.exception("Could not store %s for the relay", about)
+
+
+def start_relay() -> None:
+    """Start the relay in the serving process (once), if its layer needs one.
+
+    Called on the serving loop (a socket connecting): only the serving process has sockets to
+    send the workers' events to. Events written before it starts are not sent: a page
+    compares versions when its socket connects, and so catches up with them.
+    """
+    global _relay_task
+    if settings.LIVE_LAYER_SHARED or _relay_task is not None and not _relay_task.done():
+        return
+    loop = server_loop()
+    if loop is None or loop is not asyncio.get_running_loop():
+        return  # not a server's loop (a test's): no worker writes for it
+    _relay_task = loop.create_task(_relay())
+
+
+@in_db_thread
+def _newest_event() -> int:
+    return RelayedEvent.objects.order_by("-id").values_list("id", flat=True).first() or 0
+
+
+@in_db_thread
+def _events_after(last: int) -> list[tuple[int, str, Event]]:
+    rows = RelayedEvent.objects.filter(id__gt=last).order_by("id")[:RELAY_BATCH]
+    return list(rows.values_list("id", "group", "message"))
+
+
+@in_db_thread
+def _forget_events(upto: int) -> None:
+    old = clock.now() - timedelta(seconds=RELAY_KEEP_SECONDS)
+    RelayedEvent.objects.filter(id__lte=upto, created_at__lt=old).delete()
+
+
+async def _relay() -> None:
+    """Send the events workers wrote, in order, to this process's layer, for ever."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    last = await _newest_event()
+    forgotten_at = time.monotonic()
+    while True:
+        try:
+            rows = await _events_after(last)
+            for row_id, group, message in rows:
+                await _send_all(layer, [(group, message)], f"relayed event {row_id}")
+                last = row_id
+            if time.monotonic() - forgotten_at > RELAY_KEEP_SECONDS / 5:
+                await _forget_events(last)
+                forgotten_at = time.monotonic()
+        except Exception:
+            # The database away for a moment: read again later, from where it stopped.
+            logger.exception("The relay could not read the workers' events")
+            rows = []
+        if len(rows) < RELAY_BATCH:
+            await asyncio.sleep(settings.RELAY_POLL_SECONDS)
 
 
 @receiver(match_changed, dispatch_uid="games.live.relay")

@@ -240,7 +240,21 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
 
 # --- Background tasks: rows in the database, run by `manage.py worker` ----------------------
-TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+# Two queues, each with workers of its own, so that clocks never wait behind long work:
+# "now" for what is due at a moment (a timeout, one bot's card, the sweep), "long" for what
+# may take long (tournament rounds finished by bots, e-mails). "default" holds tasks queued
+# before the queues were split; the "long" workers take it too (games/background/queues.py).
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks_db.DatabaseBackend",
+        "QUEUES": ["now", "long", "default"],
+    }
+}
+# Whether the channel layer reaches every process (Redis does). If not (the in-memory layer of
+# the default profile), a worker's live events go through the database to the serving process,
+# which reads them every RELAY_POLL_SECONDS (games/live.py, "the relay").
+LIVE_LAYER_SHARED = bool(REDIS_URL)
+RELAY_POLL_SECONDS = float(os.environ.get("RELAY_POLL_SECONDS", "0.1"))
 # How long a player must be away from the site, once it is their turn, before a turn e-mail.
 NOTIFY_AWAY_SECONDS = int(os.environ.get("NOTIFY_AWAY_SECONDS", "600"))
 # Between two daily digests to one player, and between two digest runs.

@@ -40,7 +40,7 @@ class Clock:
 def run_due_tasks(now: datetime) -> list[DBTaskResult]:
     """Run, as the worker does, every queued task whose time has come by `now`; return them."""
     worker = Worker(
-        queue_names=["default"], interval=0, batch=True, backend_name="default",
+        queue_names=["*"], interval=0, batch=True, backend_name="default",
         startup_delay=False, max_tasks=None, worker_id="test", excluded_queue_names=[],
     )  # fmt: skip
     ran = []

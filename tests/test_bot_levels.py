@@ -6,10 +6,12 @@ import pytest
 from django.test import Client, override_settings
 
 from games import engine, services
+from games.background.bot_runner import play_bot_turn, queue_stuck_bots
 from games.models import Action, BotLevel, Match, Profile
 from games.services import bot_turns
 from games.services.events import match_changed
 from tests.factories import HTMX, client_for, make_match, next_move, state_of
+from tests.notify_helpers import queued
 
 pytestmark = pytest.mark.django_db
 
@@ -194,11 +196,16 @@ def test_the_sweep_moves_a_table_left_waiting_on_a_bot(
     match.refresh_from_db()
     due_since = match.bots_due_since
     assert due_since is not None
-    with override_settings(BOT_STUCK_SECONDS=30), django_capture_on_commit_callbacks():
-        assert bot_turns.sweep(now=due_since + timedelta(seconds=10)) == 0
+    with override_settings(BOT_STUCK_SECONDS=30), django_capture_on_commit_callbacks(execute=True):
+        assert queue_stuck_bots(now=due_since + timedelta(seconds=10)) == 0
+        assert not queued("play_bot_turn"), "a bot still searching is left alone"
+        assert queue_stuck_bots(now=due_since + timedelta(seconds=31)) == 1
         match.refresh_from_db()
-        assert match.bots_due_since == due_since, "a bot still searching is left alone"
-        assert bot_turns.sweep(now=due_since + timedelta(seconds=31)) == 1
+        assert match.bots_due_since == due_since, "the sweep only queues"
+        [task] = queued("play_bot_turn")
+        assert task.queue_name == "now" and task.args_kwargs["args"] == [match.pk]
+        # The task plays one card; here, outside a worker, the bots after it play at once.
+        assert play_bot_turn.call(match.pk) is True
     match.refresh_from_db()
     assert match.bots_due_since is None
     assert 0 in state_of(match).to_act()

@@ -13,7 +13,7 @@ from django_tasks_db.models import DBTaskResult
 
 from games import engine, services
 from games.background.deadlines import ensure_sweep_scheduled
-from games.background.round_deadline_tasks import finish_round_at_deadline
+from games.background.round_deadline_tasks import finish_round_at_deadline, queue_due_rounds
 from games.models import (
     Action,
     Match,
@@ -191,10 +191,16 @@ def test_the_sweep_meets_a_deadline_whose_task_was_lost(running, clock):
     round_ = first_round(running)
     deadline = clock.now() + HOUR
     tours.set_deadline(round_.pk, deadline)  # its task never queued: nothing here commits
-    assert round_deadlines.sweep_rounds(clock.now()) == 0
+    assert queue_due_rounds(clock.now()) == 0
     clock.advance(hours=1, seconds=1)
     assert round_deadlines.due_rounds(clock.now(), 10) == [(round_.pk, deadline)]
-    assert round_deadlines.sweep_rounds(clock.now()) == 1
+    assert queue_due_rounds(clock.now()) == 1
+    assert queue_due_rounds(clock.now()) == 0, "its task is waiting: not queued twice"
+    assert Round.objects.get(pk=round_.pk).status == RoundStatus.RUNNING, "the sweep only queues"
+    ran = run_due_tasks(clock.now())
+    assert [r.queue_name for r in ran if r.task_path.endswith("finish_round_at_deadline")] == [
+        "long"
+    ]
     assert Round.objects.get(pk=round_.pk).status == RoundStatus.CLOSED
 
 
@@ -217,8 +223,7 @@ def test_sweeping_twice_or_after_the_task_finishes_each_match_once(
     assert finish_round_at_deadline.call(round_.pk, deadline.isoformat()) == 2
     versions = [m.version for m in matches_of(round_)]
     rounds = Round.objects.count()
-    assert round_deadlines.sweep_rounds(clock.now()) == 0
-    assert round_deadlines.sweep_rounds(clock.now()) == 0
+    assert queue_due_rounds(clock.now()) == 0  # closed: nothing to queue
     run_due_tasks(clock.now())  # the round's own task, queued at the deadline: nothing left
     assert finish_round_at_deadline.call(round_.pk, deadline.isoformat()) is None
     assert [m.version for m in matches_of(round_)] == versions

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from games.management.commands.serve import run_together, worker_command
+from games.management.commands.serve import run_together, worker_command, worker_commands
 from tests.servers import ROOT, free_port, manage, site_env, wait_until_up
 
 SETUP = "from tests.notify_setup import main; main()"
@@ -61,7 +61,7 @@ def wait_for(condition: Callable[[], object], seconds: float = 30) -> None:
 def db_worker(env: dict, log: Path) -> Iterator[subprocess.Popen]:
     """Run the database backend's worker on the site until the block ends."""
     command = [sys.executable, "manage.py", "db_worker", "--no-reload", "--interval", "0.2",
-               "--no-startup-delay"]  # fmt: skip
+               "--no-startup-delay", "--queue-name", "*"]  # fmt: skip
     with log.open("w") as out:
         worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
         try:
@@ -106,6 +106,24 @@ def test_running_together_stops_the_others_when_one_ends():
     assert time.monotonic() - started < 30
 
 
+def test_a_process_that_ends_cleanly_on_its_own_is_still_a_failure_of_the_whole():
+    # daphne or a worker ending with status 0 leaves the site half up: whoever supervises
+    # `serve` must see it fail and start it again.
+    sleeper = [sys.executable, "-c", "import time; time.sleep(120)"]
+    quitting = [sys.executable, "-c", "import time; time.sleep(0.5)"]
+    assert run_together([sleeper, quitting]) == 1
+
+
+def test_serve_runs_workers_for_clocks_and_bots_and_one_for_long_work(monkeypatch):
+    monkeypatch.setenv("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
+    commands = worker_commands(2)
+    assert [command[command.index("worker") + 1 :] for command in commands] == [
+        ["--queues", "now", "--settings", "hearts_site.settings"],
+        ["--queues", "now", "--settings", "hearts_site.settings"],
+        ["--queues", "long", "--settings", "hearts_site.settings"],
+    ]
+
+
 def children_of(pid: int) -> list[int]:
     text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
     return [int(child) for child in text.split()]
@@ -125,14 +143,15 @@ def test_serve_starts_the_worker_beside_daphne_and_stops_both(site, tmp_path):
     port = free_port()
     with (tmp_path / "serve.log").open("w") as out:
         serve = subprocess.Popen(
-            [sys.executable, "manage.py", "serve", "--no-demo", "--port", str(port)],
+            [sys.executable, "manage.py", "serve", "--no-demo", "--port", str(port),
+             "--workers", "1"],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
         )  # fmt: skip
         try:
             wait_until_up(f"http://127.0.0.1:{port}", serve, seconds=60)
             wait_for(lambda: stamp(database, "last_turn_email_at", ids["bob"]))
             children = children_of(serve.pid)
-            assert len(children) == 2  # daphne and the worker
+            assert len(children) == 3  # daphne, a worker for clocks and bots, one for long work
             # The worker command also put the first digest run in the queue.
             assert task_statuses(database, "send_daily_digests")
         finally:

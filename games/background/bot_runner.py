@@ -1,32 +1,56 @@
-"""Where the background bots run (see `services/bot_turns.py`).
+"""Where the searching bots play (see `services/bot_turns.py`): one queued task a card.
 
-In a server, the bots' cards are searched and played on one thread of the server's own
-process, once the change that left a bot to play has committed (and its request is already
-answered): their live updates then reach this process's sockets (on the in-memory channel
-layer, only this process has them). One thread, so that searches never take more than one
-core from the requests. Anywhere else (the worker, a management command, tests) they are
-played at once, before `bots_due`'s sender goes on.
+Once a change that leaves a searching bot to play has committed, `play_bot_turn` is queued on
+the NOW queue. Any worker process, on this machine or another, takes it: the bot searches the
+committed table and plays one card under the match's lock, and that change, if another bot
+is then to play, queues the next card. So a table never waits behind another table's long
+search, its cards are played in order (each checks the version it searched), and the serving
+processes only answer requests. The bots' live updates reach the pages through the channel
+layer, or through the relay on the default profile (`games/live.py`).
 
-If the process stops with a table waiting, the worker's periodic sweep (`deadlines.py`)
-moves it after BOT_STUCK_SECONDS.
+Anywhere else (tests, the shell, a management command) the bots play at once, before
+`bots_due`'s sender goes on. A table whose task was lost (a worker killed mid-search, a
+database restored) is queued again by the sweep after BOT_STUCK_SECONDS.
 """
 
 import logging
-from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta
 
-from django.db import close_old_connections
+from django.conf import settings
 from django.dispatch import receiver
+from django_tasks import task
 
+from games.lib import clock
+from games.lib.queues import NOW
 from games.live import server_loop
 from games.services import bot_turns
 from games.services.events import bots_due
 
 logger = logging.getLogger(__name__)
 
-_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bots")
+# Set by `manage.py worker`: this process is one of the workers that take queued tasks.
+_in_worker = False
 
 
-def _play(match_id: int) -> None:
+def take_bot_turns_as_tasks() -> None:
+    """Mark this process as a worker: the cards its changes leave to bots are queued too."""
+    global _in_worker
+    _in_worker = True
+
+
+def bots_play_as_tasks() -> bool:
+    """Say whether this process queues the bots' cards (a server or a worker) or plays them."""
+    return _in_worker or server_loop() is not None
+
+
+@task(queue_name=NOW)
+def play_bot_turn(match_id: int) -> bool:
+    """Play the card a searching bot owes in the match, if it still owes one; say if a bot
+    played (or the table changed while it searched: the change queued what follows)."""
+    return bot_turns.play_bot_card(match_id)
+
+
+def _play_now(match_id: int) -> None:
     try:
         bot_turns.play_bots(match_id)
     except Exception:
@@ -34,20 +58,26 @@ def _play(match_id: int) -> None:
         logger.exception("The bots of match %s could not play", match_id)
 
 
-def _play_on_the_bots_thread(match_id: int) -> None:
-    # This thread keeps its own database connection between tasks, as a request's thread
-    # does: drop it when it has gone stale or broken.
-    close_old_connections()
-    try:
-        _play(match_id)
-    finally:
-        close_old_connections()
-
-
 @receiver(bots_due, dispatch_uid="games.bot_runner.play")
 def play_bots_soon(sender: object, *, match_id: int, **kwargs: object) -> None:
     """Let the searching bots of a match play, without holding up whoever sent the signal."""
-    if server_loop() is not None:
-        _executor.submit(_play_on_the_bots_thread, match_id)
-    else:
-        _play(match_id)
+    if not bots_play_as_tasks():
+        _play_now(match_id)
+        return
+    try:
+        play_bot_turn.enqueue(match_id)
+    except Exception:
+        # The change is committed and the match marked: the sweep queues its bots later.
+        logger.exception("Could not queue the bots of match %s", match_id)
+
+
+def queue_stuck_bots(now: datetime | None = None, limit: int = 100) -> int:
+    """Queue the card of every table that has waited on a bot longer than BOT_STUCK_SECONDS
+    (its task lost); return how many. A task queued twice plays once: each checks the
+    version it searched."""
+    now = now or clock.now()
+    before = now - timedelta(seconds=settings.BOT_STUCK_SECONDS)
+    stuck = bot_turns.waiting(before, limit)
+    for match_id in stuck:
+        play_bot_turn.enqueue(match_id)
+    return len(stuck)

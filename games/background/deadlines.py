@@ -25,12 +25,15 @@ from django_tasks.base import Task
 from django_tasks_db.models import DBTaskResult, DBTaskResultQuerySet
 
 from games.lib import clock
+from games.lib.queues import NOW
 from games.notifications import reminders
-from games.services import bot_turns, stalled, vacations
+from games.services import stalled, vacations
 from games.services.errors import ActionRefused
 from games.services.events import deadlines_set
 from games.services.timeouts import due, time_out
-from games.services.tournaments.round_deadlines import sweep_rounds
+
+from .bot_runner import queue_stuck_bots
+from .round_deadline_tasks import queue_due_rounds
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +48,7 @@ def stored_paths(queued: Task[..., Any]) -> list[str]:  # any task, whatever it 
     return [queued.module_path, f"{STORED_BEFORE}.{queued.name}"]
 
 
-@task()
+@task(queue_name=NOW)
 def time_out_seat(match_id: int, position: int, deadline: str) -> bool:
     """Time out the seat's decision if it is still owed at that deadline; say if it was."""
     try:
@@ -143,7 +146,7 @@ def _run(part: Callable[[], int]) -> int:
         return 0
 
 
-@task(takes_context=True)
+@task(queue_name=NOW, takes_context=True)
 def sweep_deadlines(context: TaskContext) -> int:
     """Queue the next sweep, then run each part (ARCHITECTURE.md, "Clocks"); return how many
     timeouts it queued again."""
@@ -157,6 +160,6 @@ def sweep_deadlines(context: TaskContext) -> int:
     queued = _run(queue_missed_timeouts)
     _run(reminders.send_due_reminders)
     _run(stalled.expire_open_matches)
-    _run(bot_turns.sweep)  # tables left waiting on a bot (the server that ran it stopped)
-    _run(sweep_rounds)  # tournament rounds past their deadline whose task was lost
+    _run(queue_stuck_bots)  # tables left waiting on a bot (its task lost)
+    _run(queue_due_rounds)  # tournament rounds past their deadline whose task was lost
     return queued

@@ -2,7 +2,7 @@
 
 Once a deadline set in the admin commits, `finish_round_at_deadline` is queued to run then.
 A task lost (the worker down, a database restored from a backup) is made up for by the
-periodic sweep (`games/background/deadlines.py` calls `sweep_rounds`). Both go through the
+periodic sweep (`games/background/deadlines.py` calls `queue_due_rounds`). Both go through the
 same service, which does nothing for a round already closed or a deadline since moved, so a
 deadline met twice is met once.
 """
@@ -10,16 +10,20 @@ deadline met twice is met once.
 import logging
 from datetime import datetime
 
+from django.conf import settings
 from django.dispatch import receiver
-from django_tasks import task
+from django_tasks import TaskResultStatus, task
+from django_tasks_db.models import DBTaskResult
 
+from games.lib import clock
+from games.lib.queues import LONG
 from games.services.errors import ActionRefused
 from games.services.tournaments import round_deadlines
 
 logger = logging.getLogger(__name__)
 
 
-@task()
+@task(queue_name=LONG)
 def finish_round_at_deadline(round_id: int, deadline: str) -> int | None:
     """Let bots finish the round if that is still its deadline; return how many matches."""
     try:
@@ -29,7 +33,7 @@ def finish_round_at_deadline(round_id: int, deadline: str) -> int | None:
     return done.matches_finished
 
 
-@task()
+@task(queue_name=LONG)
 def finish_round_now(round_id: int) -> int | None:
     """Let bots finish the round at once (staff asked, in the admin); return how many matches.
 
@@ -56,3 +60,22 @@ def queue_round_deadline(
     except Exception:
         # The deadline is saved; the sweep meets it if its task is lost.
         logger.exception("Could not queue the deadline of round %s", round_id)
+
+
+def queue_due_rounds(now: datetime | None = None) -> int:
+    """Queue the deadline task of every running round past its deadline with none waiting
+    (its task lost); return how many. The sweep calls this: it only reads and queues, so
+    finishing rounds never holds up the clocks."""
+    now = now or clock.now()
+    queued = 0
+    for round_id, deadline in round_deadlines.due_rounds(now, settings.SWEEP_BATCH):
+        waiting = DBTaskResult.objects.filter(
+            task_path=finish_round_at_deadline.module_path,
+            status__in=[TaskResultStatus.READY, TaskResultStatus.RUNNING],
+            args_kwargs__kwargs__round_id=round_id,
+        )
+        if waiting.exists():
+            continue
+        finish_round_at_deadline.enqueue(round_id=round_id, deadline=deadline.isoformat())
+        queued += 1
+    return queued

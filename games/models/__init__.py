@@ -17,6 +17,7 @@ from games.models.notifications import NotificationSettings, notification_settin
 from games.models.nudges import Nudge
 from games.models.profiles import Profile, display_name_of
 from games.models.records import Competitor, MatchResult, TableSizeStats
+from games.models.relay import RelayedEvent
 from games.models.tournaments import (
     Entry,
     Round,
@@ -41,6 +42,7 @@ __all__ = [
     "NotificationSettings",
     "Nudge",
     "Profile",
+    "RelayedEvent",
     "Round",
     "RoundStatus",
     "ScoreLine",

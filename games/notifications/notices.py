@@ -15,6 +15,7 @@ from django.utils.translation import gettext, ngettext, override
 from django_tasks import task
 
 from games.lib.languages import language_of
+from games.lib.queues import LONG
 from games.models import Match, NotificationSettings
 from games.notifications import mail
 from games.services.events import match_notice
@@ -45,7 +46,7 @@ def notice_words(kind: str, by: str, match_id: int) -> tuple[str, str]:
     )
 
 
-@task()
+@task(queue_name=LONG)
 def send_match_notice(user_id: int, match_id: int, kind: str, text: str, by: str = "") -> bool:
     """E-mail one player a notice about a match, if they still want turn e-mails.
 

@@ -21,6 +21,7 @@ from django_tasks_db.models import DBTaskResult, DBTaskResultQuerySet
 
 from games.lib import clock
 from games.lib.limits import within_limit
+from games.lib.queues import LONG
 from games.models import MatchStatus, NotificationSettings, Seat
 from games.notifications import mail
 
@@ -54,7 +55,7 @@ def _claim(pk: int, field: str, previous: datetime | None, now: datetime) -> boo
     )
 
 
-@task()
+@task(queue_name=LONG)
 def send_turn_notice(user_id: int, match_id: int, since: str) -> bool:
     """E-mail the user that the match waits for them, if it still does and they are away.
 
@@ -90,7 +91,7 @@ def send_turn_notice(user_id: int, match_id: int, since: str) -> bool:
     return True
 
 
-@task()
+@task(queue_name=LONG)
 def send_address_notice(user_id: int, old_address: str) -> bool:
     """E-mail the address an account has just left that it was changed."""
     user = get_user_model().objects.filter(pk=user_id).first()
@@ -105,7 +106,7 @@ def notify_address_changed(user: User, old_address: str) -> None:
     transaction.on_commit(lambda: send_address_notice.enqueue(user.pk, old_address))
 
 
-@task()
+@task(queue_name=LONG)
 def send_password_notice(user_id: int) -> bool:
     """E-mail the account's address that its password has changed, if it has an address."""
     user = get_user_model().objects.filter(pk=user_id).exclude(email="").first()
@@ -121,7 +122,7 @@ def notify_password_changed(user: User) -> None:
         transaction.on_commit(lambda: send_password_notice.enqueue(user.pk))
 
 
-@task()
+@task(queue_name=LONG)
 def send_password_reset(email: str) -> int:
     """E-mail a reset link to each active account of this address; return how many were sent.
 
@@ -193,7 +194,7 @@ def ensure_digest_scheduled() -> bool:
     return True
 
 
-@task(takes_context=True)
+@task(queue_name=LONG, takes_context=True)
 def send_daily_digests(context: TaskContext) -> int:
     """Send the digests that are due, and queue the next run a day later."""
     now = clock.now()

@@ -15,12 +15,9 @@ and live update, so the others see the bots play one card at a time.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-
-from django.conf import settings
+from datetime import datetime
 
 from games import engine
-from games.lib import clock
 from games.models import Action, Match, MatchStatus, Seat
 from games.services import states
 from games.services.table import LockedTable
@@ -90,14 +87,3 @@ def waiting(before: datetime, limit: int) -> list[int]:
         .values_list("pk", flat=True)[:limit]
     )
     return list(rows)
-
-
-def sweep(now: datetime | None = None, limit: int = 100) -> int:
-    """Move every table that has waited on a bot longer than BOT_STUCK_SECONDS; return how many."""
-    now = now or clock.now()
-    before = now - timedelta(seconds=settings.BOT_STUCK_SECONDS)
-    moved = 0
-    for match_id in waiting(before, limit):
-        if play_bots(match_id):
-            moved += 1
-    return moved

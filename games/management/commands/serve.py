@@ -1,5 +1,5 @@
 """Compile the translations, set up the database and static files, then serve the site with
-daphne beside the worker.
+daphne beside the workers (clocks and bots; long work).
 
 The site is served as a club would run it: Django's debug mode off (the site's own error pages,
 never the debug page that lists every address), a secret key made once and kept beside the
@@ -20,6 +20,8 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 from django.core.management.utils import get_random_secret_key
+
+from games.lib.queues import LONG, NOW
 
 
 def daphne_command(host: str, port: int) -> list[str]:
@@ -42,9 +44,21 @@ def django_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "django", *args, "--settings", settings_module]
 
 
-def worker_command() -> list[str]:
-    """Return the command line of the background worker, on the same settings."""
-    return django_command("worker")
+def worker_command(queues: str | None = None) -> list[str]:
+    """Return the command line of a background worker (of the queues of one kind, or of
+    every queue), on the same settings."""
+    return django_command("worker", *(["--queues", queues] if queues else []))
+
+
+def worker_commands(now_workers: int) -> list[list[str]]:
+    """Return the workers `serve` runs beside daphne: `now_workers` for clocks and bots, and
+    one for what may take long (so a round finished by bots never holds up a clock)."""
+    return [worker_command(NOW) for _ in range(now_workers)] + [worker_command(LONG)]
+
+
+def default_now_workers() -> int:
+    """One worker for clocks and bots on each core daphne leaves free, one at least."""
+    return max(1, (os.cpu_count() or 1) - 1)
 
 
 def run_together(
@@ -54,7 +68,9 @@ def run_together(
 ) -> int:
     """Start every command, wait until one ends or we are told to stop, then stop them all.
 
-    Return the exit status of the first process that ended (0 when asked to stop).
+    Return 0 when asked to stop; otherwise the exit status of the first process that ended,
+    or 1 if it ended with 0: the site is no longer whole, and whoever supervises `serve` must
+    see a failure and start it again, never a clean exit.
     """
     processes = [subprocess.Popen(list(command), env=env) for command in commands]
     # A stop signal (SIGTERM from a service manager) ends the wait like Ctrl+C does.
@@ -62,7 +78,7 @@ def run_together(
     status = 0
     try:
         ended, raw = os.wait()  # the first child to end, whichever it is
-        status = os.waitstatus_to_exitcode(raw)
+        status = os.waitstatus_to_exitcode(raw) or 1
         for process in processes:
             if process.pid == ended:
                 process.returncode = status  # reaped here: Popen must not wait for it again
@@ -146,7 +162,7 @@ def served_env(
 class Command(BaseCommand):
     help = (
         "Compile the translations, migrate, collect static files, create demo accounts, and "
-        "serve with daphne beside the background worker."
+        "serve with daphne beside the background workers."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -156,9 +172,22 @@ class Command(BaseCommand):
         parser.add_argument(
             "--debug", action="store_true", help="Serve in Django's debug mode (development)."
         )
+        parser.add_argument(
+            "--workers",
+            type=int,
+            default=default_now_workers(),
+            help="Workers for clocks and bots (default: one for each core but one).",
+        )
 
     def handle(
-        self, *args: object, host: str, port: int, no_demo: bool, debug: bool, **options: object
+        self,
+        *args: object,
+        host: str,
+        port: int,
+        no_demo: bool,
+        debug: bool,
+        workers: int,
+        **options: object,
     ) -> None:
         secret_file = Path(os.environ.get("SECRET_KEY_FILE", settings.BASE_DIR / ".secret-key"))
         env = served_env(host, port, debug=debug, secret_file=secret_file, base=os.environ)
@@ -171,4 +200,8 @@ class Command(BaseCommand):
             call_command("setup_demo")
         self.stdout.write(f"Serving Hearts on {env['SITE_URL']}/ (Ctrl+C stops it)")
         self.stdout.flush()
-        run_together([daphne_command(host, port), worker_command()], env=env)
+        status = run_together([daphne_command(host, port), *worker_commands(workers)], env=env)
+        if status:
+            # A process of the site ended on its own: so does serve, for its supervisor to see.
+            self.stderr.write(f"A process of the site ended (status {status}); stopping.")
+            sys.exit(status)

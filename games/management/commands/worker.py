@@ -1,32 +1,100 @@
-"""Run the background worker: make sure the daily digest is scheduled, then run queued tasks."""
+"""Run a background worker: make sure the periodic tasks are scheduled, then run queued tasks.
+
+Each worker takes the queues of one kind (`games/lib/queues.py`): `--queues now` for what is
+due at a moment (timeouts, bots' cards, the sweep), `--queues long` for what may take long
+(rounds finished by bots, e-mails); with neither, every queue. Run as many of each as the
+club needs, on this machine or others sharing its database.
+
+A worker outlives a lost database connection: it waits, connects again and goes on (a task
+interrupted by the loss is left to the sweep). Anything else it cannot recover from ends it
+with a non-zero status, for its supervisor to restart it.
+"""
+
+import logging
+import time
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
+from django.db import DatabaseError, close_old_connections, connections
 
+from games import live
+from games.background.bot_runner import take_bot_turns_as_tasks
 from games.background.deadlines import ensure_sweep_scheduled
+from games.lib.queues import WORKER_QUEUES
 from games.notifications.tasks import ensure_digest_scheduled
+
+logger = logging.getLogger(__name__)
+
+# Seconds to wait before connecting again after the database went away: doubling, at most.
+RETRY_FIRST = 0.5
+RETRY_MOST = 30.0
 
 
 class Command(BaseCommand):
     help = (
-        "Run queued tasks (turn e-mails, the daily digest, timeouts) from the database until "
-        "stopped. "
-        "Run one or more beside the web servers."
+        "Run queued tasks (timeouts, bots' cards, the sweep, rounds finished by bots, e-mails) "
+        "from the database until stopped. Run one or more of each kind beside the web servers."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
+            "--queues",
+            choices=sorted(WORKER_QUEUES),
+            default=None,
+            help="Take only the queues of this kind: 'now' (clocks, bots) or 'long' (rounds "
+            "finished by bots, e-mails). Default: every queue.",
+        )
+        parser.add_argument(
             "--interval",
             type=float,
-            default=1.0,
-            help="Seconds to wait, when no task is due, before looking again (default 1).",
+            default=None,
+            help="Seconds to wait, when no task is due, before looking again (default 0.1 for "
+            "the 'now' queues, 1 otherwise).",
         )
 
-    def handle(self, *args: object, interval: float, verbosity: int, **options: object) -> None:
-        # Tasks are rows, so a restart loses none; only the digest chain needs a first link.
+    def handle(
+        self,
+        *args: object,
+        queues: str | None,
+        interval: float | None,
+        verbosity: int,
+        **options: object,
+    ) -> None:
+        names = WORKER_QUEUES[queues] if queues else ("*",)
+        if interval is None:
+            # A bot's card waits for a worker to look: a tenth of a second, a cheap indexed read.
+            interval = 0.1 if queues == "now" else 1.0
+        take_bot_turns_as_tasks()
+        if live.send_through_database() and verbosity:
+            self.stdout.write("Live events go to the web server through the database.")
+        self._schedule(verbosity)
+        delay = RETRY_FIRST
+        while True:
+            began = time.monotonic()
+            try:
+                # No autoreloader: its extra process would outlive a stop signal sent to this one.
+                call_command(
+                    "db_worker",
+                    queue_name=",".join(names),
+                    interval=interval,
+                    reload=False,
+                    verbosity=verbosity,
+                )
+                return  # stopped by a signal
+            except DatabaseError:
+                logger.exception("The worker lost the database; connecting again in %.1f s", delay)
+            # Drop the broken connections; the next query opens new ones.
+            for connection in connections.all(initialized_only=True):
+                connection.close_if_unusable_or_obsolete()
+            close_old_connections()
+            if time.monotonic() - began > RETRY_MOST:
+                delay = RETRY_FIRST  # it had been working: a new outage starts short
+            time.sleep(delay)
+            delay = min(delay * 2, RETRY_MOST)
+
+    def _schedule(self, verbosity: int) -> None:
+        # Tasks are rows, so a restart loses none; only the periodic chains need a first link.
         if ensure_digest_scheduled() and verbosity:
             self.stdout.write("Scheduled the daily digest.")
         if ensure_sweep_scheduled() and verbosity:
             self.stdout.write("Scheduled the sweep for missed deadlines.")
-        # No autoreloader: its extra process would outlive a stop signal sent to this one.
-        call_command("db_worker", interval=interval, reload=False, verbosity=verbosity)

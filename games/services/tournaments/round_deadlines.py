@@ -1,9 +1,9 @@
 """A round's deadline: when it passes, bots finish the round's matches and the round closes.
 
 Staff set `Round.deadline` in the admin (`set_deadline`); once that commits, a task is queued
-for the deadline (`games/background/round_deadline_tasks.py`), and the periodic sweep
-(`sweep_rounds`) catches any the worker missed. Both, and the admin's "Finish by bots now",
-call `finish_round_by_bots`.
+for the deadline (`games/background/round_deadline_tasks.py`), and the periodic sweep queues
+it again for any round past its deadline whose task was lost (`queue_due_rounds` there).
+The task, and the admin's "Finish by bots now", call `finish_round_by_bots`.
 
 A match is finished one decision at a time, never under one long lock: each decision a person
 owes is chosen by the timeout bot on the table as last committed, then applied under the
@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
 
-from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.dispatch import Signal
@@ -277,16 +276,3 @@ def due_rounds(now: datetime, limit: int) -> list[tuple[int, datetime]]:
         .values_list("pk", "deadline")[:limit]
     )
     return [(pk, deadline) for pk, deadline in rows if deadline is not None]
-
-
-def sweep_rounds(now: datetime | None = None, limit: int | None = None) -> int:
-    """Finish every running round past its deadline; return how many were finished."""
-    now = now or clock.now()
-    done = 0
-    for round_id, deadline in due_rounds(now, limit or settings.SWEEP_BATCH):
-        try:
-            finish_round_at_deadline(round_id, deadline, now)
-            done += 1
-        except (Conflict, NotFound):
-            pass  # closed meanwhile, or finished by its own task
-    return done
