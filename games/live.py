@@ -168,6 +168,14 @@ def start_relay() -> None:
     _relay_task = loop.create_task(_relay())
 
 
+def stop_relay() -> None:
+    """Stop this process's relay, if it runs (a server shutting down; tests)."""
+    global _relay_task
+    if _relay_task is not None:
+        _relay_task.cancel()
+        _relay_task = None
+
+
 @in_db_thread
 def _newest_event() -> int:
     return RelayedEvent.objects.order_by("-id").values_list("id", flat=True).first() or 0
@@ -180,7 +188,9 @@ def _events_after(last: int) -> list[tuple[int, str, Event]]:
 
 
 @in_db_thread
-def _forget_events(upto: int) -> None:
+def forget_events(upto: int) -> None:
+    """Remove the events the relay has sent (up to `upto`) once they are RELAY_KEEP_SECONDS old
+    (several serving processes on one database may each still be reading them until then)."""
     old = clock.now() - timedelta(seconds=RELAY_KEEP_SECONDS)
     RelayedEvent.objects.filter(id__lte=upto, created_at__lt=old).delete()
 
@@ -199,7 +209,7 @@ async def _relay() -> None:
                 await _send_all(layer, [(group, message)], f"relayed event {row_id}")
                 last = row_id
             if time.monotonic() - forgotten_at > RELAY_KEEP_SECONDS / 5:
-                await _forget_events(last)
+                await forget_events(last)
                 forgotten_at = time.monotonic()
         except Exception:
             # The database away for a moment: read again later, from where it stopped.
