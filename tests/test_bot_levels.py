@@ -4,8 +4,10 @@ from datetime import timedelta
 
 import pytest
 from django.test import Client, override_settings
+from django_tasks_db.models import DBTaskResult
 
 from games import engine, services
+from games.background import bot_runner
 from games.background.bot_runner import play_bot_turn, queue_stuck_bots
 from games.models import Action, BotLevel, Match, Profile
 from games.services import bot_turns
@@ -145,6 +147,37 @@ def test_the_background_plays_the_bots_one_card_and_one_version_at_a_time(
     # Each searched card is a change of its own, announced to the pages following the match.
     assert match.version == before + played
     assert announced == list(range(before + 1, before + played + 1))
+
+
+def test_in_a_server_or_a_worker_each_bot_card_is_a_task_of_its_own_on_the_now_queue(
+    alice, django_capture_on_commit_callbacks, monkeypatch
+):
+    Profile.objects.filter(user=alice).update(auto_play_forced=False)  # see the test above
+    match = make_match(alice, bots=3, bot_levels=NORMAL_BOTS)
+    play_until_a_bot_must_search(match, client_for(alice), django_capture_on_commit_callbacks)
+    match.refresh_from_db()
+    before = match.version
+    monkeypatch.setattr(bot_runner, "_in_worker", True)
+    assert bot_runner.bots_play_as_tasks()
+    # The person's move left a bot to play: its commit queues the bot's card, nothing plays.
+    with django_capture_on_commit_callbacks(execute=True):
+        bot_runner.play_bots_soon(sender=None, match_id=match.pk)
+    [task] = queued("play_bot_turn")
+    assert task.queue_name == "now" and task.args_kwargs["args"] == [match.pk]
+    match.refresh_from_db()
+    assert match.version == before
+    # A worker runs it: one card, whose own commit queues the next bot's card, and so on.
+    played = 0
+    while task := next(iter(queued("play_bot_turn")), None):
+        with django_capture_on_commit_callbacks(execute=True):
+            assert play_bot_turn.call(*task.args_kwargs["args"]) is True
+        DBTaskResult.objects.filter(pk=task.pk).delete()
+        played += 1
+        match.refresh_from_db()
+        assert match.version == before + played, "one card a task"
+        assert played <= 6
+    assert match.bots_due_since is None
+    assert 0 in state_of(match).to_act()
 
 
 def test_outside_a_server_the_bots_play_as_soon_as_the_move_commits(
