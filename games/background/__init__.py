@@ -1,8 +1,8 @@
-"""The work no request does: what the worker (`manage.py worker`) and the server's bots thread run.
+"""The work no request does: what the workers (`manage.py worker`) run.
 
 - `deadlines.py`: a task for each decision's deadline, and the periodic sweep
 - `round_deadline_tasks.py`: a task for each round deadline staff set, and "Finish by bots now"
-- `bot_runner.py`: the searching bots' turns, on the server's single bots thread
+- `bot_runner.py`: the searching bots' cards, one task each on the `now` queue
 
 The tasks that send mail live with the rest of the mail, in `games/notifications/`.
 

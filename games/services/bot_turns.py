@@ -2,9 +2,9 @@
 
 A bot of level normal or strong looks for its card by playing out sampled deals (tens of
 milliseconds, `games/engine/bots/search.py`). When one is to play, the change that made it so
-stops there and marks the match (`Match.bots_due_since`); once it commits, the site runs
-`play_bots` for the match away from any request (`games/background/bot_runner.py`), and a
-sweep moves any table left waiting too long (the runner's process stopped, say).
+stops there and marks the match (`Match.bots_due_since`); once it commits, a worker plays the
+card (`play_bot_card`, one queued task a card: `games/background/bot_runner.py`), and the
+sweep queues it again for a table left waiting too long (its task lost).
 
 Each card is searched for outside any transaction, on the table as last committed, then
 applied under the match's lock like any move, if the match is still at the version the search
