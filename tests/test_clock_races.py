@@ -287,3 +287,23 @@ def test_two_tasks_for_one_deadline_started_together_time_out_once_each_time(owe
         assert not any(isinstance(result, BaseException) for result in results), results
         assert sorted(results) == [False, True]
         assert decision.decisions() == [Action.Actor.TIMEOUT]
+
+
+def test_the_timeout_bot_searches_outside_the_transaction_that_applies_its_decision(
+    owed, monkeypatch
+):
+    # Its search takes tens of milliseconds: under the match's lock (on SQLite, the one
+    # writers' lock) every other move of the site would wait for it.
+    decision = owed()
+    real = timeouts.TIMEOUT_BOT
+    in_transaction = []
+
+    class Watched:
+        def choose(self, view):
+            in_transaction.append(connection.in_atomic_block)
+            return real.choose(view)
+
+    monkeypatch.setattr(timeouts, "TIMEOUT_BOT", Watched())
+    timeouts.time_out(decision.match.pk, 0, decision.deadline)
+    assert in_transaction == [False]
+    assert decision.decisions() == [Action.Actor.TIMEOUT]
