@@ -37,7 +37,8 @@ from urllib.parse import urlencode
 import pytest
 from django.conf import settings as django_settings
 from django.db import connection
-from websockets.sync.client import connect
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
 
 from games import engine, services
 from games.lib.cache_counts import count_up
@@ -290,11 +291,15 @@ def test_moves_while_redis_is_down_are_stored_or_refused_and_nobody_is_logged_ou
     with (
         private_redis(tmp_path / "redis.log") as redis,
         two_servers(site(redis.url), tmp_path) as bases,
+        ExitStack() as sockets,
     ):
         table = seat_everyone(bases)
         for _ in range(6):  # the passes and a first card, with Redis up
             table.move()
         assert_answered(table.moves)
+        early, early_version = sockets.enter_context(
+            follow(table.players[0], bases[1], table.match.pk)
+        )
 
         redis.stop()
         during: list[Move] = []
@@ -320,25 +325,42 @@ def test_moves_while_redis_is_down_are_stored_or_refused_and_nobody_is_logged_ou
                 assert "Log out" in player.get("/"), f"{PEOPLE[n]} was logged out"
 
         # Live updates resume by themselves: a socket following the match hears the next move.
-        state = table.state()
-        follower = table.players[(state.to_act()[0] + 1) % len(PEOPLE)]
-        follower.base = bases[1]
-        headers = follower.socket_headers()
-        with connect(follower.socket_url, origin=bases[1], additional_headers=headers) as live:
-            live.send(json.dumps({"follow": table.match.pk}))
-            following = json.loads(live.recv(timeout=WAIT))
-            assert following["type"] == "following"
-            version = following["version"]
+        # The page opened before the outage has been told to reconnect (its socket closed), or
+        # its socket hears the move too: it is never left open and deaf.
+        follower = table.players[(table.state().to_act()[0] + 1) % len(PEOPLE)]
+        with follow(follower, bases[1], table.match.pk) as (live, version):
             table.sent = 0  # through the first server: the event crosses Redis
             move = table.move()
             assert move is not None and 200 <= move.status < 300, move
-            deadline = time.monotonic() + WAIT
-            heard = None
-            while heard is None:
-                event = json.loads(live.recv(timeout=max(deadline - time.monotonic(), 0.1)))
-                if event["type"] == "match.updated" and event["version"] > version:
-                    heard = event
+            assert hears_a_version_after(live, version)
+            assert hears_a_version_after(early, early_version) in {True, "closed"}
         assert_logged(table)
+
+
+@contextmanager
+def follow(player: Visitor, base: str, match_id: int) -> Iterator[tuple[ClientConnection, int]]:
+    """A page's live socket following the match; yield it and the version it starts from."""
+    player.base = base
+    headers = player.socket_headers()
+    with connect(player.socket_url, origin=base, additional_headers=headers) as live:
+        live.send(json.dumps({"follow": match_id}))
+        following = json.loads(live.recv(timeout=WAIT))
+        assert following["type"] == "following"
+        yield live, following["version"]
+
+
+def hears_a_version_after(live: ClientConnection, version: int) -> bool | str:
+    """Wait for the socket to tell of a version after `version`: True, or "closed" if it closed."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        try:
+            event = json.loads(live.recv(timeout=max(deadline - time.monotonic(), 0.1)))
+        except ConnectionClosed:
+            return "closed"
+        except TimeoutError:
+            return False
+        if event["type"] == "match.updated" and event["version"] > version:
+            return True
 
 
 def pages_at_once(players: list[Visitor], base: str) -> list[int]:
