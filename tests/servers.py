@@ -8,7 +8,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from http.cookiejar import CookieJar
 from pathlib import Path
 from urllib.parse import urlencode
@@ -70,7 +70,9 @@ def seated_match(env: dict[str, str], stage: str = "mid-trick") -> dict:
     return json.loads(manage(env, "shell", "-c", script).strip().splitlines()[-1])
 
 
-def wait_until_up(base: str, server: subprocess.Popen, seconds: float = 30) -> None:
+def wait_until_up(
+    base: str, server: subprocess.Popen, seconds: float = 30, log: Path | None = None
+) -> None:
     deadline = time.monotonic() + seconds
     while True:
         try:
@@ -78,24 +80,32 @@ def wait_until_up(base: str, server: subprocess.Popen, seconds: float = 30) -> N
                 return
         except OSError:
             if server.poll() is not None:
-                raise RuntimeError(server.stderr.read().decode()) from None
+                said = log.read_text() if log else server.stderr.read().decode()
+                raise RuntimeError(said) from None
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.2)
 
 
 @contextmanager
-def daphne(env: dict[str, str], port: int | None = None) -> Iterator[str]:
-    """Serve the site with daphne on the port (a free one by default); yield its base URL."""
+def daphne(env: dict[str, str], port: int | None = None, log: Path | None = None) -> Iterator[str]:
+    """Serve the site with daphne on the port (a free one by default); yield its base URL.
+
+    What the server logs is kept in memory, or written to `log` when given: a test that
+    makes a server log a lot (faults, each with its traceback) must give one, since nothing
+    reads the pipe while the server runs and a full pipe would stop it.
+    """
     port = port or free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         "hearts_site.asgi:application"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )  # fmt: skip
+    with ExitStack() as files:
+        errors = files.enter_context(log.open("wb")) if log else subprocess.PIPE
+        server = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+             "hearts_site.asgi:application"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=errors,
+        )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_until_up(base, server)
+        wait_until_up(base, server, log=log)
         yield base
     finally:
         server.terminate()

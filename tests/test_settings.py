@@ -71,7 +71,7 @@ def test_redis_url_switches_the_channel_layer_and_cache_to_redis():
     without = json.loads(run_python(code).stdout)
     assert with_redis == [
         "channels_redis.core.RedisChannelLayer",
-        "django.core.cache.backends.redis.RedisCache",
+        "django_redis.cache.RedisCache",
     ]
     assert without == [
         "channels.layers.InMemoryChannelLayer",
