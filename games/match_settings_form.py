@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from games.lib.form_fields import WholeNumberField
 from games.models import BonusCard, MoonOption, Variant
 from games.models.time_control import MAX_BANK_SECONDS
-from games.services import clocks
+from games.services import clocks, vacations
 
 # What makes each game, beside its name in the lobby's choice of game.
 VARIANT_SUMMARIES = {
@@ -100,7 +100,15 @@ class MatchSettingsFields(forms.Form):
         label=_("Stop a player's clock while they are on vacation"),
         required=False,
         initial=True,
-        help_text=_("Players earn vacation days by playing; see the profile page."),
+        # The rule of games/services/vacations.py, with its numbers, as the profile page tells it.
+        help_text=format_lazy(
+            _(
+                "Everyone starts with {start} days of vacation, and each full week since joining "
+                "adds one more, up to {most}; see the profile page."
+            ),
+            start=vacations.STARTING_DAYS,
+            most=vacations.MOST_DAYS,
+        ),
     )
 
     def settings(self) -> dict[str, Any]:

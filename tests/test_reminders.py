@@ -9,6 +9,7 @@ from games import services
 from games.background.deadlines import ensure_sweep_scheduled
 from games.models import Match, Seat
 from games.notifications.reminders import send_due_reminders
+from games.services import clocks
 from games.services.lobby import MatchOptions
 from tests.factories import HTMX, client_for, next_move
 from tests.notify_helpers import (
@@ -45,10 +46,60 @@ def test_a_decision_is_owed_a_reminder_a_fifth_of_its_time_before_its_deadline(a
     assert seat.remind_at == START + timedelta(days=1) - LEAD and not seat.reminded
 
 
-def test_at_least_an_hour_before_and_none_for_a_decision_no_longer_than_that(alice, clock):
-    twelve = seat_of(timed_match(alice, seconds=3 * 3600))
-    assert twelve.remind_at == START + timedelta(hours=2)  # a fifth is 36 minutes: an hour
+def test_an_e_mail_only_where_a_fifth_is_at_least_an_hour(alice, clock):
+    five = seat_of(timed_match(alice, seconds=5 * 3600))
+    assert five.remind_at == START + timedelta(hours=4)  # a fifth: exactly the hour
+    # A fifth of 3 hours is 36 minutes: the table warns, no e-mail goes.
+    assert seat_of(timed_match(alice, seconds=3 * 3600)).remind_at is None
     assert seat_of(timed_match(alice, seconds=3600)).remind_at is None
+    assert seat_of(timed_match(alice, seconds=120)).remind_at is None
+
+
+def test_the_e_mail_goes_when_the_table_starts_to_warn_never_at_the_start(alice, clock):
+    for seconds, _label in clocks.DECISION_PRESETS:
+        for bank in (0, seconds):
+            match = services.create_match(
+                alice, MatchOptions(bots=3, decision_seconds=seconds, bank_seconds=bank)
+            )
+            seat = seat_of(match)
+            lead = clocks.reminder_lead(match)
+            assert timedelta(0) < lead < clocks.allowance(match), seconds
+            assert seat.deadline is not None
+            assert not clocks.deadline_near(seat, match, START)
+            assert clocks.deadline_near(seat, match, seat.deadline - lead)
+            assert not clocks.deadline_near(
+                seat, match, seat.deadline - lead - timedelta(seconds=1)
+            )
+            if lead >= timedelta(hours=1):
+                assert seat.remind_at == seat.deadline - lead
+                assert seat.remind_at > START
+            else:
+                assert seat.remind_at is None, seconds
+
+
+def test_a_clock_restarting_with_no_more_than_its_lead_left_is_owed_no_e_mail(alice, clock):
+    match = timed_match(alice)  # a day: the lead is 4.8 hours
+    seat = seat_of(match)
+    lead = clocks.reminder_lead(match)
+    assert clocks.pause(seat, START + timedelta(days=1) - lead)
+    assert clocks.resume(seat, match, clock.advance(days=3))
+    assert seat.remind_at is None and clocks.deadline_near(seat, match, clock.now())
+    seat.deadline = None
+    seat.paused_left = int(lead.total_seconds()) + 1
+    assert clocks.resume(seat, match, clock.now())
+    assert seat.remind_at == clock.now() + timedelta(seconds=1)
+
+
+def test_a_two_minute_clock_warns_only_near_its_end(alice, make_user, clock):
+    bob = make_user("bob", "Bob")
+    match = services.create_match(alice, MatchOptions(players=4, bots=2, decision_seconds=120))
+    services.join_match(bob, match.pk)
+    warning = "Your time for this decision is nearly up"
+    assert warning not in client_for(alice).get(match.get_absolute_url()).text
+    clock.advance(seconds=1)  # 1 minute 59 seconds left
+    assert warning not in client_for(alice).get(match.get_absolute_url()).text
+    clock.advance(seconds=95)  # 24 seconds left: a fifth of the two minutes
+    assert warning in client_for(alice).get(match.get_absolute_url()).text
 
 
 def test_an_opted_in_player_gets_one_reminder_for_the_decision(alice, clock):

@@ -152,6 +152,15 @@ def test_the_profile_page_tells_the_rule_and_the_days(alice, clock):
     assert "7 days</strong> of vacation to take" in page
 
 
+def test_the_lobby_tells_the_same_rule_as_the_profile(alice):
+    page = client_for(alice).get(reverse("lobby")).text
+    assert "earn vacation days by playing" not in page
+    assert (
+        f"Everyone starts with {vacations.STARTING_DAYS} days of vacation, and each full week "
+        f"since joining adds one more, up to {vacations.MOST_DAYS}; see the profile page."
+    ) in page
+
+
 def test_the_others_see_the_seat_on_vacation_and_until_when(alice, make_user, clock):
     joined(alice, 0)
     bob = make_user("bob", "Bob")

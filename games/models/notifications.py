@@ -26,8 +26,8 @@ class NotificationSettings(models.Model):
         default=False,
         verbose_name=_("E-mail me when a deadline of mine is near"),
         help_text=_(
-            "Once per decision, when a fifth of the time for it is left (at least an hour "
-            "before the deadline); several at once come in one e-mail."
+            "Once per decision, when a fifth of the time for it is left, in matches that give "
+            "each decision 5 hours or more; several at once come in one e-mail."
         ),
     )
     # Written at most about once a minute by the last-seen middleware.

@@ -1,7 +1,8 @@
 """Reminders of near deadlines: one e-mail per decision, at most one e-mail per gap, batched.
 
-A decision whose clock has more than its lead left when it starts (a fifth of the allowance,
-never less than an hour: `services.clocks`) is owed a reminder at `Seat.remind_at`. The
+A decision whose clock has more than its lead left when it starts is owed a reminder at
+`Seat.remind_at`, when its deadline becomes near and the table starts to warn: a fifth of the
+allowance before the deadline, sent only where that is at least an hour (`services.clocks`). The
 worker's sweep (`games/background/deadlines.py`) finds those due with one range read on the partial
 index `seat_remind_at`, and for each player who asked for reminders (the profile page):
 

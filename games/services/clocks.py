@@ -16,9 +16,13 @@ A player on vacation (`vacations.py`) has their clock stopped in every match tha
 seconds left are kept in `Seat.paused_left` and the deadline is emptied, so no sweep meets it;
 when the vacation ends the deadline is set again, that many seconds on.
 
-A decision whose clock (re)starts with more than its reminder lead left is owed one reminder
-(`Seat.remind_at`): the lead is a fifth of the allowance, and never less than an hour. A
-decision given no more time than the lead gets none.
+A deadline is near in the last fifth of the allowance (`reminder_lead`, always a part of the
+time a decision has, never all of it): from then on the table warns the seat's player
+(`deadline_near`), and that is when its reminder e-mail goes (`Seat.remind_at`), only where that
+fifth is at least an hour (an allowance of 5 hours or more), so that a reminder held back by the
+gap between reminder e-mails (an hour by default) still comes before the deadline. A clock that
+(re)starts with no more than the lead left is owed no reminder: none is ever due at or before
+its start.
 """
 
 from __future__ import annotations
@@ -35,7 +39,8 @@ from games.services.errors import BadInput
 
 # The share of an allowance left unused that flows back into the bank.
 BANK_REFILL_SHARE = 0.25
-# A reminder goes when a fifth of the allowance is left, and at least this long before the end.
+# A deadline is near when a fifth of the allowance is left; an e-mail says so only where that
+# fifth is at least this long.
 REMINDER_SHARE = 0.2
 MIN_REMINDER_LEAD = timedelta(hours=1)
 
@@ -131,22 +136,31 @@ def resume(seat: Seat, match: Match, now: datetime) -> bool:
 
 
 def reminder_lead(match: Match) -> timedelta:
-    """How long before the deadline a reminder goes: a fifth of the allowance, an hour at least."""
-    return max(allowance(match) * REMINDER_SHARE, MIN_REMINDER_LEAD)
+    """How long before the deadline it is near: a fifth of the allowance, for the page and e-mail.
+
+    Always less than the allowance, so never the whole of the time a decision has.
+    """
+    return allowance(match) * REMINDER_SHARE
 
 
 def schedule_reminder(seat: Seat, match: Match, now: datetime) -> None:
-    """Owe the seat its reminder, unless one went for this decision or the lead is past already."""
+    """Owe the seat its reminder e-mail, due when its deadline becomes near (`reminder_lead`).
+
+    None where the lead is under `MIN_REMINDER_LEAD` (an allowance under 5 hours: the table's
+    warning alone), where one went for this decision already, or where that moment is not
+    after `now` (the clock's start): a reminder is never due at or before its clock starts.
+    """
     seat.remind_at = None
-    if seat.reminded or seat.deadline is None:
+    lead = reminder_lead(match)
+    if seat.reminded or seat.deadline is None or lead < MIN_REMINDER_LEAD:
         return
-    remind_at = seat.deadline - reminder_lead(match)
+    remind_at = seat.deadline - lead
     if remind_at > now:
         seat.remind_at = remind_at
 
 
 def deadline_near(seat: Seat, match: Match, now: datetime) -> bool:
-    """Say whether the seat's deadline is within its reminder lead (shown as a warning)."""
+    """Say whether the seat's deadline is near: no more than `reminder_lead` left (a warning)."""
     return seat.deadline is not None and seat.deadline - now <= reminder_lead(match)
 
 
