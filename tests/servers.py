@@ -108,6 +108,30 @@ def daphne(env: dict[str, str], port: int | None = None) -> Iterator[str]:
             server.wait()
 
 
+@contextmanager
+def worker(
+    env: dict[str, str], queues: str, log: Path, clock_offset: float = 0
+) -> Iterator[subprocess.Popen]:
+    """Run `manage.py worker --queues <queues>` (now, long) on the site until the block ends.
+
+    Its output goes to `log`; `clock_offset` moves its clock forward (games/lib/clock.py, with
+    DEBUG on as `site_env` sets it), so that deadlines pass for it at once.
+    """
+    env = {**env, "HEARTS_CLOCK_OFFSET_SECONDS": str(clock_offset)}
+    command = [sys.executable, "manage.py", "worker", "--queues", queues]
+    with log.open("a") as out:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            yield process
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
 class Visitor:
     """A person using the site over HTTP, with their own cookies."""
 
