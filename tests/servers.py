@@ -70,12 +70,21 @@ def seated_match(env: dict[str, str], stage: str = "mid-trick") -> dict:
     return json.loads(manage(env, "shell", "-c", script).strip().splitlines()[-1])
 
 
-def wait_until_up(base: str, server: subprocess.Popen, seconds: float = 30) -> None:
+def wait_until_up(
+    base: str, server: subprocess.Popen, seconds: float = 30, http: bool = True
+) -> None:
+    """Wait until the server answers HTTP (or, with `http` False, only accepts connections:
+    a server that has served no request yet)."""
     deadline = time.monotonic() + seconds
+    host, port = base.removeprefix("http://").split(":")
     while True:
         try:
-            with urllib.request.urlopen(f"{base}/healthz", timeout=5):
-                return
+            if http:
+                with urllib.request.urlopen(f"{base}/healthz", timeout=5):
+                    return
+            else:
+                with socket.create_connection((host, int(port)), timeout=5):
+                    return
         except OSError:
             if server.poll() is not None:
                 raise RuntimeError(server.stderr.read().decode()) from None
@@ -85,8 +94,11 @@ def wait_until_up(base: str, server: subprocess.Popen, seconds: float = 30) -> N
 
 
 @contextmanager
-def daphne(env: dict[str, str], port: int | None = None) -> Iterator[str]:
-    """Serve the site with daphne on the port (a free one by default); yield its base URL."""
+def daphne(env: dict[str, str], port: int | None = None, probe: bool = True) -> Iterator[str]:
+    """Serve the site with daphne on the port (a free one by default); yield its base URL.
+
+    Without `probe`, no request is made to see that it is up: it has served none when the
+    block begins."""
     port = port or free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
@@ -95,7 +107,7 @@ def daphne(env: dict[str, str], port: int | None = None) -> Iterator[str]:
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_until_up(base, server)
+        wait_until_up(base, server, http=probe)
         yield base
     finally:
         server.terminate()

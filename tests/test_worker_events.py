@@ -24,7 +24,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.conftest import PASSWORD
 from tests.parallel import WORKER_EVENTS_REDIS_DATABASE
-from tests.servers import Visitor, daphne, manage, require_redis, site_env, worker
+from tests.servers import Visitor, daphne, free_port, manage, require_redis, site_env, worker
 
 REDIS_URL = f"redis://127.0.0.1:6379/{WORKER_EVENTS_REDIS_DATABASE}"
 # Seconds: a generous bound on workers starting up and doing what the test waits for.
@@ -264,3 +264,24 @@ def test_a_round_finished_by_bots_and_the_next_one_seated_reach_the_players(
     ]
     check_the_path(env, redis_url)
     no_tracebacks(log)
+
+
+def test_a_socket_reconnecting_to_a_restarted_server_hears_the_workers(prepared, tmp_path):
+    # A page whose server restarted reconnects its socket at once, with no HTTP request: the
+    # restarted server must relay the workers' events to it all the same (the default profile).
+    template, made = prepared("timed_bob_owes_a_card()")
+    database = tmp_path / "site.sqlite3"
+    shutil.copy(template, database)
+    env = site_env(database)
+    log = tmp_path / "now.log"
+    port = free_port()
+    with daphne(env, port) as base:
+        alice = Visitor(base).log_in("alice", PASSWORD)
+    with (
+        daphne(env, port, probe=False),
+        live_socket(alice, follow=made["match"]) as socket,
+        worker(env, "now", log, clock_offset=PAST_THE_DEADLINE),
+    ):
+        frames = frames_until(socket, lambda f: f["type"] == "match.updated", "update", (log,))
+    assert frames[-1]["version"] == made["version"] + 1
+    check_the_path(env, "")
