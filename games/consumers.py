@@ -71,7 +71,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
         # The workers' events come to this process's sockets through the relay, if it needs one.
-        start_relay()
+        start_relay(from_a_server="server" in self.scope)
         # A page open on the site counts as being seen: it shows turn notices as they come.
         now = clock.now()
         if seen.due(user.pk, now):

@@ -152,18 +152,21 @@ def _store(messages: list[tuple[str, Event]], about: str) -> None:
         logger.exception("Could not store %s for the relay", about)
 
 
-def start_relay() -> None:
+def start_relay(from_a_server: bool = False) -> None:
     """Start the relay in the serving process (once), if its layer needs one.
 
     Called on the serving loop (a socket connecting): only the serving process has sockets to
-    send the workers' events to. Events written before it starts are not sent: a page
-    compares versions when its socket connects, and so catches up with them.
+    send the workers' events to. `from_a_server` says the socket came through a server (its
+    ASGI scope names one): a restarted server's first connections are the pages' sockets
+    coming back, before any HTTP request has shown it its loop. Events written before it
+    starts are not sent: a page compares versions when its socket connects, and so catches up
+    with them.
     """
     global _relay_task
     if settings.LIVE_LAYER_SHARED or _relay_task is not None and not _relay_task.done():
         return
-    loop = server_loop()
-    if loop is None or loop is not asyncio.get_running_loop():
+    loop = asyncio.get_running_loop()
+    if not from_a_server and loop is not server_loop():
         return  # not a server's loop (a test's): no worker writes for it
     _relay_task = loop.create_task(_relay())
 

@@ -12,8 +12,11 @@ import os
 from urllib.parse import urlsplit, urlunsplit
 
 # Redis's default configuration has 16 databases (0 to 15): the daphne tests take the last,
-# so the workers stay below it.
+# the tests of the worker processes' events the one before (each file's sites number their
+# matches from 1, so two files running at once on one database would hear each other's
+# events), and the workers stay below both.
 DAPHNE_REDIS_DATABASE = 15
+WORKER_EVENTS_REDIS_DATABASE = 14
 # This process's worker name (gw0, gw1, ...) in a parallel run; None in a run of one process
 # and in the main process that starts the workers.
 WORKER = os.environ.get("PYTEST_XDIST_WORKER")
@@ -24,7 +27,7 @@ def worker_redis_url(url: str, worker: str) -> str:
     parts = urlsplit(url)
     base = int(parts.path.strip("/") or 0)
     database = base + int(worker.removeprefix("gw"))
-    if database >= DAPHNE_REDIS_DATABASE:
+    if database >= min(DAPHNE_REDIS_DATABASE, WORKER_EVENTS_REDIS_DATABASE):
         raise RuntimeError(
             f"Worker {worker} would need Redis database {database}: "
             f"run fewer workers (-n) or start from a lower database in REDIS_URL"

@@ -71,13 +71,24 @@ def seated_match(env: dict[str, str], stage: str = "mid-trick") -> dict:
 
 
 def wait_until_up(
-    base: str, server: subprocess.Popen, seconds: float = 30, log: Path | None = None
+    base: str,
+    server: subprocess.Popen,
+    seconds: float = 30,
+    log: Path | None = None,
+    http: bool = True,
 ) -> None:
+    """Wait until the server answers HTTP (or, with `http` False, only accepts connections:
+    a server that has served no request yet)."""
     deadline = time.monotonic() + seconds
+    host, port = base.removeprefix("http://").split(":")
     while True:
         try:
-            with urllib.request.urlopen(f"{base}/healthz", timeout=5):
-                return
+            if http:
+                with urllib.request.urlopen(f"{base}/healthz", timeout=5):
+                    return
+            else:
+                with socket.create_connection((host, int(port)), timeout=5):
+                    return
         except OSError:
             if server.poll() is not None:
                 said = log.read_text() if log else server.stderr.read().decode()
@@ -88,12 +99,15 @@ def wait_until_up(
 
 
 @contextmanager
-def daphne(env: dict[str, str], port: int | None = None, log: Path | None = None) -> Iterator[str]:
+def daphne(
+    env: dict[str, str], port: int | None = None, log: Path | None = None, probe: bool = True
+) -> Iterator[str]:
     """Serve the site with daphne on the port (a free one by default); yield its base URL.
 
     What the server logs is kept in memory, or written to `log` when given: a test that
     makes a server log a lot (faults, each with its traceback) must give one, since nothing
-    reads the pipe while the server runs and a full pipe would stop it.
+    reads the pipe while the server runs and a full pipe would stop it. Without `probe`, no
+    request is made to see that it is up: it has served none when the block begins.
     """
     port = port or free_port()
     with ExitStack() as files:
@@ -105,7 +119,7 @@ def daphne(env: dict[str, str], port: int | None = None, log: Path | None = None
         )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_until_up(base, server, log=log)
+        wait_until_up(base, server, log=log, http=probe)
         yield base
     finally:
         server.terminate()
@@ -116,6 +130,30 @@ def daphne(env: dict[str, str], port: int | None = None, log: Path | None = None
             # no server outlives its test (a later test waiting on any child would reap it).
             server.kill()
             server.wait()
+
+
+@contextmanager
+def worker(
+    env: dict[str, str], queues: str, log: Path, clock_offset: float = 0
+) -> Iterator[subprocess.Popen]:
+    """Run `manage.py worker --queues <queues>` (now, long) on the site until the block ends.
+
+    Its output goes to `log`; `clock_offset` moves its clock forward (games/lib/clock.py, with
+    DEBUG on as `site_env` sets it), so that deadlines pass for it at once.
+    """
+    env = {**env, "HEARTS_CLOCK_OFFSET_SECONDS": str(clock_offset)}
+    command = [sys.executable, "manage.py", "worker", "--queues", queues]
+    with log.open("a") as out:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            yield process
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
 
 
 class Visitor:

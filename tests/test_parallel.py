@@ -15,3 +15,9 @@ def test_each_worker_moves_up_from_the_database_named():
 def test_workers_stay_clear_of_the_daphne_tests_database():
     with pytest.raises(RuntimeError, match="fewer workers"):
         worker_redis_url("redis://127.0.0.1:6379/1", "gw14")
+
+
+def test_workers_stay_clear_of_the_worker_events_tests_database():
+    assert worker_redis_url("redis://127.0.0.1:6379/1", "gw12") == "redis://127.0.0.1:6379/13"
+    with pytest.raises(RuntimeError, match="fewer workers"):
+        worker_redis_url("redis://127.0.0.1:6379/1", "gw13")

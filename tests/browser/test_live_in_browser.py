@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.conftest import PASSWORD
-from tests.servers import Visitor, daphne, free_port, manage, seated_match, site_env
+from tests.servers import Visitor, daphne, free_port, manage, seated_match, site_env, worker
 
 # Stands in for the browser's Notification API, recording what would have been shown.
 FAKE_NOTIFICATIONS = """
@@ -234,10 +234,20 @@ def test_a_player_joining_an_open_match_appears_at_the_creator_s_table(
         alice.context.close()
 
 
+@pytest.fixture
+def site_with_a_worker(tmp_path):
+    """The site as `manage.py serve` runs it for bots: daphne, and a worker that plays their
+    cards (the `now` queue)."""
+    env = site_env(tmp_path / "site.sqlite3")
+    seated_match(env)
+    with daphne(env) as base, worker(env, "now", tmp_path / "now.log"):
+        yield base
+
+
 def test_bots_that_search_think_in_the_background_and_their_cards_arrive_live(
-    browser, screenshot, site
+    browser, screenshot, site_with_a_worker
 ):
-    base, _ = site
+    base = site_with_a_worker
     alice = player_page(browser, base, "alice")
     alice.get_by_role("link", name="Lobby", exact=True).click()
     alice.get_by_label("Players").select_option("4")
