@@ -80,6 +80,13 @@ def test_ready_with_a_fresh_heartbeat_of_each_kind(client, no_redis):
 
 
 @pytest.mark.django_db
+def test_readiness_is_cheap(client, no_redis, django_assert_max_num_queries):
+    beat("host-a:11", "all")
+    with django_assert_max_num_queries(2):  # SELECT 1, and the recent heartbeats
+        assert readyz(client).status_code == 200
+
+
+@pytest.mark.django_db
 def test_a_worker_of_every_queue_counts_for_both_kinds(client, no_redis):
     beat("host-a:11", "all")
     assert readyz(client).status_code == 200
@@ -323,7 +330,9 @@ def test_a_timeout_is_counted(client, alice, monkeypatch, django_capture_on_comm
 
 
 @pytest.mark.django_db
-def test_matches_in_play_and_the_queues_are_read_at_scrape_time(client, alice):
+def test_matches_in_play_and_the_queues_are_read_at_scrape_time(
+    client, alice, django_assert_num_queries
+):
     DBTaskResult.objects.all().delete()
     services.create_match(alice, MatchOptions(bots=3))  # starts at once: in play
     services.create_match(alice, MatchOptions())  # waits for players: open
@@ -335,7 +344,8 @@ def test_matches_in_play_and_the_queues_are_read_at_scrape_time(client, alice):
     time_out_seat.using(run_after=timezone.now() + timedelta(hours=1)).enqueue(
         match_id=1, position=0, deadline="2000-01-01T00:00:00+00:00"
     )
-    samples = scrape(client)
+    with django_assert_num_queries(2):  # one count, one grouped read of the queues
+        samples = scrape(client)
     assert samples[("hearts_matches_in_play", ())] == 1
     assert samples[("hearts_task_queue_depth", (("queue", "now"),))] == 1
     assert samples[("hearts_task_queue_depth", (("queue", "long"),))] == 0
