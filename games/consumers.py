@@ -7,7 +7,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth.models import User
 
 from games.access import is_sealed, viewable_match
-from games.lib import clock
+from games.lib import clock, metrics
 from games.lib.converters import MAX_ID
 from games.lib.db_threads import in_db_thread
 from games.lib.socket_slots import socket_slot
@@ -70,6 +70,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.followed: str | None = None
         await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
+        metrics.LIVE_SOCKETS.inc()
+        self.counted = True
         # The workers' events come to this process's sockets through the relay, if it needs one.
         start_relay(from_a_server="server" in self.scope)
         # A page open on the site counts as being seen: it shows turn notices as they come.
@@ -78,6 +80,9 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await in_db_thread(seen.write)(user.pk, now)
 
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "counted", False):
+            metrics.LIVE_SOCKETS.dec()
+            self.counted = False
         if (slot := getattr(self, "slot", None)) is not None:
             await slot.give_back()
         lobby = LOBBY_GROUP if getattr(self, "in_lobby", False) else None

@@ -59,10 +59,15 @@ INSTALLED_APPS = [
     "django_tasks",
     "django_tasks_db",
     "axes",
+    # Prometheus metrics: request latency by view (its two middlewares below), the site's own
+    # figures (games/lib/metrics.py, hearts_site/metrics.py), served at METRICS_PATH.
+    "django_prometheus",
     "games",
 ]
 
 MIDDLEWARE = [
+    # First and last, as django-prometheus documents: the time a request takes, by view.
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Every page's Content-Security-Policy and Permissions-Policy (see "Security headers").
@@ -82,6 +87,7 @@ MIDDLEWARE = [
     "games.notifications.seen.LastSeenMiddleware",
     # Last, so that it turns a sign-in refused while paused into the lockout page.
     "axes.middleware.AxesMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 ROOT_URLCONF = "hearts_site.urls"
@@ -285,6 +291,18 @@ NOTIFY_AWAY_SECONDS = int(os.environ.get("NOTIFY_AWAY_SECONDS", "600"))
 DIGEST_INTERVAL_SECONDS = int(os.environ.get("DIGEST_INTERVAL_SECONDS", "86400"))
 # A player's "last seen" time is written at most this often.
 SEEN_WRITE_SECONDS = int(os.environ.get("SEEN_WRITE_SECONDS", "60"))
+
+# --- Health and metrics (README, "Health and metrics") ---------------------------------------
+# Each worker writes a heartbeat this often; /readyz counts a worker live while its last beat
+# is at most WORKER_HEARTBEAT_LIVE_BEATS of these old.
+WORKER_HEARTBEAT_SECONDS = float(os.environ.get("WORKER_HEARTBEAT_SECONDS", "10"))
+WORKER_HEARTBEAT_LIVE_BEATS = 3
+# The Prometheus metrics' path, and who may read them: the addresses listed (the client's, as
+# `games/accounts/addresses.py` finds it behind TRUSTED_PROXIES), or a request bearing
+# METRICS_TOKEN (`Authorization: Bearer <token>`) when one is set. Anyone else gets a 404.
+METRICS_PATH = os.environ.get("METRICS_PATH", "metrics").strip("/") or "metrics"
+METRICS_ALLOWED_IPS = env_list("METRICS_ALLOWED_IPS", "127.0.0.1,::1")
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 
 # --- Matches ---------------------------------------------------------------------------------
 # Open matches (not yet started) a player may hold at once, created or joined.

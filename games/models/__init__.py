@@ -1,5 +1,6 @@
 """The app's models: profiles, e-mail settings, matches and their parts, tournaments."""
 
+from games.models.heartbeats import WorkerHeartbeat
 from games.models.matches import (
     Action,
     BonusCard,
@@ -48,6 +49,7 @@ __all__ = [
     "ScoreLine",
     "Seat",
     "Variant",
+    "WorkerHeartbeat",
     "Table",
     "TableSizeStats",
     "TableSeat",

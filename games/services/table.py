@@ -6,6 +6,7 @@ automatic plays move until a person must decide, then save the snapshot, the new
 log, the score sheet and who is to act, in the one transaction the caller opened.
 """
 
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -16,7 +17,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
-from games.lib import clock
+from games.lib import clock, metrics
 from games.models import Action, BotLevel, Hand, Match, MatchStatus, ScoreLine, Seat
 from games.models.profiles import wants_forced_play
 from games.services import clocks, records, results, shuffles, states
@@ -406,6 +407,10 @@ class LockedTable:
             Hand.objects.filter(pk__in=self._finished_hands).update(finished_at=self._now)
         _write_seats(turns_changed)
         match.save(update_fields=[*CHANGING_FIELDS, "updated_at"])
+        played = Counter(a.actor for a in self._actions if a.kind == Action.Kind.PLAY)
+        if played:
+            # Counted once committed: a change refused or rolled back played nothing.
+            transaction.on_commit(lambda: metrics.count_cards(dict(played)))
         if self.state is not None and match.snapshot is not None:
             # A copy taken now: whatever happens to this state later, the kept one is as saved.
             pk, snapshot, saved = match.pk, match.snapshot, self.state.copy()

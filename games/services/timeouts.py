@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.db import transaction
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
-from games.lib import clock
+from games.lib import clock, metrics
 from games.models import Action, Match, MatchStatus, Seat
 from games.services import states
 from games.services.errors import Conflict, NotFound
@@ -62,6 +63,7 @@ def time_out(
             seat.resigned = True
             seat.left_on_time = True
         table.advance()
+        transaction.on_commit(metrics.count_timeout)
         return table.save()
 
 

@@ -1,6 +1,9 @@
 """Compile the translations, set up the database and static files, then serve the site with
 daphne beside the workers (clocks and bots; long work).
 
+The processes count their metrics together (prometheus_client's multiprocess mode): `serve`
+gives them one directory for it, emptied first (`metrics_directory`).
+
 The site is served as a club would run it: Django's debug mode off (the site's own error pages,
 never the debug page that lists every address), a secret key made once and kept beside the
 project, the addresses it answers to, and `SITE_URL`, which e-mails link to, set from where it
@@ -8,10 +11,12 @@ is served. Anything set in the environment wins; `--debug` serves in Django's de
 """
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -159,6 +164,29 @@ def served_env(
     return env
 
 
+METRICS_DIR_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
+
+
+def metrics_directory(env: dict[str, str]) -> Path | None:
+    """Set up prometheus_client's multiprocess mode for the processes `serve` starts: each
+    writes its metrics to files in one directory, which the scrape (in daphne) adds up.
+
+    As prometheus_client asks, the directory is empty when they start: one named in the
+    environment is emptied of its metric files; otherwise a new one is made and named in `env`.
+    Return the directory made (for `serve` to remove when it stops), or None.
+    """
+    named = env.get(METRICS_DIR_VARIABLE)
+    if named:
+        directory = Path(named)
+        directory.mkdir(parents=True, exist_ok=True)
+        for stale in directory.glob("*.db"):
+            stale.unlink()
+        return None
+    made = Path(tempfile.mkdtemp(prefix="hearts-metrics-"))
+    env[METRICS_DIR_VARIABLE] = str(made)
+    return made
+
+
 class Command(BaseCommand):
     help = (
         "Compile the translations, migrate, collect static files, create demo accounts, and "
@@ -200,7 +228,12 @@ class Command(BaseCommand):
             call_command("setup_demo")
         self.stdout.write(f"Serving Hearts on {env['SITE_URL']}/ (Ctrl+C stops it)")
         self.stdout.flush()
-        status = run_together([daphne_command(host, port), *worker_commands(workers)], env=env)
+        made = metrics_directory(env)
+        try:
+            status = run_together([daphne_command(host, port), *worker_commands(workers)], env=env)
+        finally:
+            if made is not None:
+                shutil.rmtree(made, ignore_errors=True)
         if status:
             # A process of the site ended on its own: so does serve, for its supervisor to see.
             self.stderr.write(f"A process of the site ended (status {status}); stopping.")

@@ -5,6 +5,9 @@ due at a moment (timeouts, bots' cards, the sweep), `--queues long` for what may
 (rounds finished by bots, e-mails); with neither, every queue. Run as many of each as the
 club needs, on this machine or others sharing its database.
 
+While it runs, a thread writes the worker's heartbeat every `WORKER_HEARTBEAT_SECONDS`
+(`games/background/heartbeat.py`), which `/readyz` reads; the row goes when the worker stops.
+
 A worker outlives a lost database connection: it waits, connects again and goes on (a task
 interrupted by the loss is left to the sweep). Anything else it cannot recover from ends it
 with a non-zero status, for its supervisor to restart it.
@@ -20,6 +23,7 @@ from django.db import DatabaseError, close_old_connections, connections
 from games import live
 from games.background.bot_runner import take_bot_turns_as_tasks
 from games.background.deadlines import ensure_sweep_scheduled
+from games.background.heartbeat import Heartbeat
 from games.lib.queues import WORKER_QUEUES
 from games.notifications.tasks import ensure_digest_scheduled
 
@@ -68,6 +72,15 @@ class Command(BaseCommand):
         if live.send_through_database() and verbosity:
             self.stdout.write("Live events go to the web server through the database.")
         self._schedule(verbosity)
+        heartbeat = Heartbeat(queues)
+        heartbeat.start()
+        try:
+            self._run(names, interval, verbosity)
+        finally:
+            heartbeat.stop()
+
+    def _run(self, names: tuple[str, ...], interval: float, verbosity: int) -> None:
+        """Run django-tasks' worker until it is stopped, connecting again after a lost database."""
         delay = RETRY_FIRST
         while True:
             began = time.monotonic()
