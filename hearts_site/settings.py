@@ -284,7 +284,7 @@ TASKS = {
 # the default profile), a worker's live events go through the database to the serving process,
 # which reads them every RELAY_POLL_SECONDS (games/live.py, "the relay").
 LIVE_LAYER_SHARED = bool(REDIS_URL)
-RELAY_POLL_SECONDS = float(os.environ.get("RELAY_POLL_SECONDS", "0.1"))
+RELAY_POLL_SECONDS = float(os.environ.get("RELAY_POLL_SECONDS", "0.02"))
 # How long a player must be away from the site, once it is their turn, before a turn e-mail.
 NOTIFY_AWAY_SECONDS = int(os.environ.get("NOTIFY_AWAY_SECONDS", "600"))
 # Between two daily digests to one player, and between two digest runs.
