@@ -10,7 +10,8 @@ workers it starts, on a SQLite file of its own). Once it is up, a script sets th
   `--lead` seconds ahead (the tables are made with the site's clock, `games.lib.clock.now`,
   held at one moment, as its tests hold it);
 - a tournament round of `--tables` tables of `--table-size` players, played to 100 points,
-  which the bots are then asked to finish ("Finish by bots now": a queued task).
+  which the bots are asked to finish ("Finish by bots now": a queued task) 3 s before the
+  deadline, so that they are still at it when the timeouts fall due.
 
 The bench then reads the database every 50 ms and notes when each table's timeout appears.
 Lateness is that moment less the deadline. It reports p50, p99 and the worst, how many were
@@ -86,7 +87,8 @@ for number in range({table_size} * {round_tables}):
 tours.seat_next_round(tournament.pk)
 round_ = tours.start_round(tournament.pk, staff)
 from games.background.round_deadline_tasks import finish_round_now
-finish_round_now.enqueue(round_.pk)
+# Asked just before the deadline: the bots are still at it when the timeouts fall due.
+finish_round_now.using(run_after=deadline - timedelta(seconds=3)).enqueue(round_.pk)
 round_matches = list(round_.tables.values_list("match_id", flat=True))
 print(json.dumps({{"tables": tables, "round": round_matches}}))
 """
