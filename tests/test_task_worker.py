@@ -5,6 +5,7 @@ serve command starts the worker beside daphne and stops both together.
 """
 
 import json
+import os
 import signal
 import sqlite3
 import subprocess
@@ -158,3 +159,19 @@ def test_serve_starts_the_worker_beside_daphne_and_stops_both(site, tmp_path):
             serve.send_signal(signal.SIGTERM)
             serve.wait(timeout=30)
     assert not [pid for pid in children if alive(pid)]
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="reads a process's priority")
+def test_a_worker_of_long_work_yields_the_processor_to_the_clocks(site, tmp_path):
+    database, env, ids = site
+    command = [sys.executable, "manage.py", "worker", "--queues", "long"]
+    with (tmp_path / "long.log").open("w") as out:
+        worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            own = os.getpriority(os.PRIO_PROCESS, 0)
+            # It lowers its priority once it has started: wait for its first task to run.
+            wait_for(lambda: stamp(database, "last_turn_email_at", ids["bob"]))
+            assert os.getpriority(os.PRIO_PROCESS, worker.pid) == min(19, own + 10)
+        finally:
+            worker.terminate()
+            worker.wait(timeout=20)

@@ -62,8 +62,10 @@ def worker_commands(now_workers: int) -> list[list[str]]:
 
 
 def default_now_workers() -> int:
-    """One worker for clocks and bots on each core daphne leaves free, one at least."""
-    return max(1, (os.cpu_count() or 1) - 1)
+    """One worker for clocks and bots on each core: idle, a worker costs nothing; busy (100
+    timeouts due at once, many bots to play), they use every core the web server leaves, while
+    the `long` worker runs at a lower priority (bench/README.md, "Clocks under load")."""
+    return os.cpu_count() or 1
 
 
 def run_together(
@@ -204,7 +206,7 @@ class Command(BaseCommand):
             "--workers",
             type=int,
             default=default_now_workers(),
-            help="Workers for clocks and bots (default: one for each core but one).",
+            help="Workers for clocks and bots (default: one for each core).",
         )
 
     def handle(

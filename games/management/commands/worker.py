@@ -14,6 +14,7 @@ with a non-zero status, for its supervisor to restart it.
 """
 
 import logging
+import os
 import time
 
 from django.core.management import call_command
@@ -24,10 +25,13 @@ from games import live
 from games.background.bot_runner import take_bot_turns_as_tasks
 from games.background.deadlines import ensure_sweep_scheduled
 from games.background.heartbeat import Heartbeat
-from games.lib.queues import WORKER_QUEUES
+from games.lib.queues import LONG, WORKER_QUEUES
 from games.notifications.tasks import ensure_digest_scheduled
 
 logger = logging.getLogger(__name__)
+
+# How much lower the `long` workers' processor priority is (os.nice: 0 normal, 19 lowest).
+LONG_WORK_NICENESS = 10
 
 # Seconds to wait before connecting again after the database went away: doubling, at most.
 RETRY_FIRST = 0.5
@@ -69,6 +73,10 @@ class Command(BaseCommand):
             # A bot's card waits for a worker to look, and a person for the bot: looking is one
             # indexed read, so the `now` workers look often (bench/README.md, "Turn wait").
             interval = 0.02 if queues == "now" else 1.0
+        if queues == LONG:
+            # Long work yields the processor to the clocks, the bots and the web server: on a
+            # machine they share, a round finished by bots must not make timeouts late.
+            os.nice(LONG_WORK_NICENESS)
         take_bot_turns_as_tasks()
         if live.send_through_database() and verbosity:
             self.stdout.write("Live events go to the web server through the database.")
