@@ -42,8 +42,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from benchlib import free_port, percentile, production_env  # beside this script
+from http_bench import Checkout, create_players
 from websockets.asyncio.client import ClientConnection, connect
-from ws_clients import PASSWORD, Browser, choose
+from ws_clients import Browser, choose
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
@@ -420,20 +421,7 @@ class Side:
 
     def create_people(self, count: int, prefix: str) -> list[str]:
         """Create `count` accounts in the side's database (which serve has migrated)."""
-        names = [f"{prefix}{n:03d}" for n in range(count)]
-        code = (
-            "from django.contrib.auth import get_user_model\n"
-            "from django.contrib.auth.hashers import make_password\n"
-            f"hashed = make_password({PASSWORD!r})\n"
-            "User = get_user_model()\n"
-            f"for name in {names!r}:\n"
-            "    User.objects.update_or_create(username=name, defaults={'password': hashed})\n"
-        )
-        subprocess.run(
-            [self.python, "manage.py", "shell", "-c", code],
-            cwd=self.root, env=self.env, check=True, capture_output=True,
-        )  # fmt: skip
-        return names
+        return create_players(self.env, count, Checkout(self.root, self.python), prefix)
 
     def stop(self) -> None:
         """Stop serve and every process it started (its process group)."""
