@@ -28,6 +28,7 @@ from django.utils.translation import override
 from games.lib import clock
 from games.lib.db_threads import in_db_thread
 from games.lib.languages import supported
+from games.lib.process_role import is_worker
 from games.models import Profile, RelayedEvent
 from games.notifications.notices import KINDS, notice_words
 from games.services.events import lobby_changed, match_changed, match_notice, tournament_seated
@@ -104,7 +105,7 @@ def _send(messages: list[tuple[str, Event]], about: str) -> None:
     elsewhere (tests, the shell, the worker) they are sent before returning, or, in a worker
     whose layer reaches no socket, written for the relay.
     """
-    if _through_database:
+    if through_database():
         _store(messages, about)
         return
     layer = get_channel_layer()
@@ -125,8 +126,6 @@ def _send(messages: list[tuple[str, Event]], about: str) -> None:
 
 # ----- the relay: a worker's events to the serving process, through the database -----
 
-# Set in a worker process whose channel layer is its own (`send_through_database`).
-_through_database = False
 # The serving process's relay, once started.
 _relay_task: asyncio.Task[None] | None = None
 # How many events the relay reads at once, and how long it keeps them in the table.
@@ -134,12 +133,10 @@ RELAY_BATCH = 200
 RELAY_KEEP_SECONDS = 300
 
 
-def send_through_database() -> bool:
-    """Make this worker process's events go to the serving process through the database, if
-    its channel layer reaches no other process; say whether they will."""
-    global _through_database
-    _through_database = not settings.LIVE_LAYER_SHARED
-    return _through_database
+def through_database() -> bool:
+    """Say whether this process's events go to the serving process through the database: a
+    worker's, when its channel layer reaches no other process."""
+    return is_worker() and not settings.LIVE_LAYER_SHARED
 
 
 def _store(messages: list[tuple[str, Event]], about: str) -> None:

@@ -9,6 +9,7 @@ from django_tasks_db.models import DBTaskResult
 from games import engine, services
 from games.background import bot_runner
 from games.background.bot_runner import play_bot_turn, queue_stuck_bots
+from games.lib import process_role
 from games.models import Action, BotLevel, Match, Profile
 from games.services import bot_turns
 from games.services.events import match_changed
@@ -157,7 +158,7 @@ def test_in_a_server_or_a_worker_each_bot_card_is_a_task_of_its_own_on_the_now_q
     play_until_a_bot_must_search(match, client_for(alice), django_capture_on_commit_callbacks)
     match.refresh_from_db()
     before = match.version
-    monkeypatch.setattr(bot_runner, "_in_worker", True)
+    monkeypatch.setattr(process_role, "_worker", True)
     assert bot_runner.bots_play_as_tasks()
     # The person's move left a bot to play: its commit queues the bot's card, nothing plays.
     with django_capture_on_commit_callbacks(execute=True):

@@ -9,6 +9,7 @@ from channels.db import database_sync_to_async
 from django.db import transaction
 
 from games import live, services
+from games.lib import process_role
 from games.live import match_group, user_group
 from games.models import RelayedEvent
 from tests.async_helpers import run_async
@@ -27,8 +28,8 @@ def bob(make_user):
 def in_a_worker(monkeypatch, settings):
     """This process as a worker on the in-memory layer: its events go through the database."""
     settings.LIVE_LAYER_SHARED = False
-    monkeypatch.setattr(live, "_through_database", False)
-    assert live.send_through_database() is True
+    monkeypatch.setattr(process_role, "_worker", True)
+    assert live.through_database() is True
 
 
 def test_a_worker_writes_its_events_for_the_relay_with_no_card_in_them(alice, bob, in_a_worker):
@@ -49,8 +50,8 @@ def test_a_worker_writes_its_events_for_the_relay_with_no_card_in_them(alice, bo
 
 def test_a_layer_every_process_shares_needs_no_relay(alice, bob, monkeypatch, settings):
     settings.LIVE_LAYER_SHARED = True
-    monkeypatch.setattr(live, "_through_database", False)
-    assert live.send_through_database() is False
+    monkeypatch.setattr(process_role, "_worker", True)
+    assert live.through_database() is False
     match, card = mid_trick(alice, bob)
     services.play_card(alice, match.pk, match.version, card)
     assert not RelayedEvent.objects.exists()

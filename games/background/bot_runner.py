@@ -21,6 +21,7 @@ from django.dispatch import receiver
 from django_tasks import task
 
 from games.lib import clock
+from games.lib.process_role import is_worker
 from games.lib.queues import NOW
 from games.live import server_loop
 from games.services import bot_turns
@@ -28,19 +29,10 @@ from games.services.events import bots_due
 
 logger = logging.getLogger(__name__)
 
-# Set by `manage.py worker`: this process is one of the workers that take queued tasks.
-_in_worker = False
-
-
-def take_bot_turns_as_tasks() -> None:
-    """Mark this process as a worker: the cards its changes leave to bots are queued too."""
-    global _in_worker
-    _in_worker = True
-
 
 def bots_play_as_tasks() -> bool:
     """Say whether this process queues the bots' cards (a server or a worker) or plays them."""
-    return _in_worker or server_loop() is not None
+    return is_worker() or server_loop() is not None
 
 
 @task(queue_name=NOW)

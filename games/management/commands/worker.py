@@ -22,9 +22,9 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import DatabaseError, close_old_connections, connections
 
 from games import live
-from games.background.bot_runner import take_bot_turns_as_tasks
 from games.background.deadlines import ensure_sweep_scheduled
 from games.background.heartbeat import Heartbeat
+from games.lib.process_role import become_worker
 from games.lib.queues import LONG, WORKER_QUEUES
 from games.notifications.tasks import ensure_digest_scheduled
 
@@ -77,8 +77,8 @@ class Command(BaseCommand):
             # Long work yields the processor to the clocks, the bots and the web server: on a
             # machine they share, a round finished by bots must not make timeouts late.
             os.nice(LONG_WORK_NICENESS)
-        take_bot_turns_as_tasks()
-        if live.send_through_database() and verbosity:
+        become_worker()
+        if live.through_database() and verbosity:
             self.stdout.write("Live events go to the web server through the database.")
         self._schedule(verbosity)
         heartbeat = Heartbeat(queues)
