@@ -23,13 +23,14 @@ from django.conf import settings
 from django.db import connections
 
 from games.lib import clock
-from games.lib.queues import LONG, NOW
+from games.lib.queues import WORKER_QUEUES
 from games.models import WorkerHeartbeat
 
 logger = logging.getLogger(__name__)
 
-# The kinds of queues a site needs a worker for; a worker of every queue counts for each.
-KINDS = (NOW, LONG)
+# The kinds of queues a site needs a worker for (those `manage.py worker --queues` takes);
+# a worker of every queue counts for each.
+KINDS = tuple(WORKER_QUEUES)
 ALL = WorkerHeartbeat.Queues.ALL.value
 # Rows older than this are of workers that died without removing them.
 FORGET_AFTER = timedelta(days=1)
