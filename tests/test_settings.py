@@ -8,6 +8,8 @@ from pathlib import Path
 
 from django.core.management.utils import get_random_secret_key
 
+from tests.servers import env_file
+
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCTION_KEY = "k8#Vq2!pZ7rT0xW4mL9sB3nY6cF1hJ5dG8aE2uI7oP0eR3tY6wQ9zX4vN1mK8jH5gL"
 
@@ -43,18 +45,6 @@ def test_production_settings_pass_the_deploy_check_without_a_warning():
     )
     assert result.returncode == 0, result.stderr
     assert "System check identified no issues" in result.stdout + result.stderr
-
-
-def env_file(path: Path) -> dict[str, str]:
-    """Read a KEY=VALUE file as systemd's EnvironmentFile does (comments, blank lines, and
-    values in double quotes; the example uses nothing more)."""
-    variables = {}
-    for line in path.read_text().splitlines():
-        line = line.strip()
-        if line and not line.startswith("#"):
-            name, _, value = line.partition("=")
-            variables[name.strip()] = value.strip().removeprefix('"').removesuffix('"')
-    return variables
 
 
 def test_the_deployment_example_environment_passes_the_deploy_check():
