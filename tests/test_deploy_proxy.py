@@ -88,7 +88,9 @@ def trusting(cert: Path) -> ssl.SSLContext:
     return ssl.create_default_context(cafile=str(cert))
 
 
-def site_conf(proxy: Proxy, daphne_ports: list[int], static_root: Path, cert: Path, key: Path):
+def site_conf(
+    proxy: Proxy, daphne_ports: list[int], static_root: Path, cert: Path, key: Path
+) -> str:
     """Return deploy/nginx/hearts.conf with this test's ports, name and paths in it: nothing
     else changes. Each value replaced must be in the file, or the test would run another."""
     text = (DEPLOY / "nginx" / "hearts.conf").read_text()
@@ -207,7 +209,9 @@ def deployed(tmp_path: Path) -> Iterator[tuple[Proxy, ssl.SSLContext, list[int]]
         yield proxy, tls, ports
 
 
-def request(proxy: Proxy, tls: ssl.SSLContext | None, path: str, headers=None):
+def request(
+    proxy: Proxy, tls: ssl.SSLContext | None, path: str, headers: dict[str, str] | None = None
+) -> http.client.HTTPResponse:
     """Send a GET to nginx (HTTPS with `tls`, else plain HTTP), following no redirect."""
     if tls is None:
         connection = http.client.HTTPConnection("127.0.0.1", proxy.http_port, timeout=WAIT)
@@ -229,7 +233,9 @@ def assert_https_everywhere(proxy: Proxy, tls: ssl.SSLContext) -> None:
     assert page.headers["Strict-Transport-Security"].startswith("max-age=31536000")
 
 
-def assert_static_files_served_by_nginx(proxy: Proxy, tls: ssl.SSLContext, static_root: Path):
+def assert_static_files_served_by_nginx(
+    proxy: Proxy, tls: ssl.SSLContext, static_root: Path
+) -> None:
     manifest = json.loads((static_root / "staticfiles.json").read_text())
     hashed = manifest["paths"]["games/site.css"]
     styles = request(proxy, tls, f"/static/{hashed}", {"Accept-Encoding": "gzip"})
