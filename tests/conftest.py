@@ -1,6 +1,7 @@
 """Shared fixtures: a few players with known passwords."""
 
 import gc
+import os
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -39,6 +40,26 @@ def django_db_setup(django_db_setup):
 def fast_password_hashing(settings):
     """Hash with a cheap algorithm: the real one is slow on purpose, and tests log in a lot."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def scaled_out_profile(transactional_db) -> None:
+    """Skip unless the suite runs on PostgreSQL with Redis (tests/scaled_out.py)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql" or not os.environ.get("REDIS_URL"):
+        pytest.skip(
+            "Runs on the scaled-out profile only "
+            "(DATABASE_URL=postgres://... and REDIS_URL=redis://...)"
+        )
+
+
+@pytest.fixture
+def real_password_hashing(settings) -> None:
+    """Hash as the site does: the daphne processes check these passwords with their settings."""
+    from django.conf import global_settings
+
+    settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS
 
 
 @pytest.fixture(autouse=True)

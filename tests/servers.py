@@ -2,7 +2,9 @@
 
 import json
 import os
+import shutil
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -28,14 +30,29 @@ def redis_answers() -> bool:
         return False
 
 
-def require_redis() -> None:
-    """Skip without Redis on a developer's machine; in CI a missing Redis is a failure."""
-    if redis_answers():
-        return
-    message = "No Redis answers at 127.0.0.1:6379"
-    if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def missing(message: str) -> None:
+    """Skip for want of something on a developer's machine; in CI it is a failure."""
+    if in_ci():
         pytest.fail(message)
     pytest.skip(message)
+
+
+def require_redis() -> None:
+    """Skip without Redis on a developer's machine; in CI a missing Redis is a failure."""
+    if not redis_answers():
+        missing("No Redis answers at 127.0.0.1:6379")
+
+
+def require_program(name: str, why: str) -> str:
+    """Return the path of the program `name`; skip without it (in CI, fail)."""
+    path = shutil.which(name)
+    if path is None:
+        missing(f"{name} is not installed: {why}")
+    return str(path)
 
 
 def free_port() -> int:
@@ -52,6 +69,18 @@ def site_env(database: Path, redis_url: str = "") -> dict[str, str]:
     if redis_url:
         env["REDIS_URL"] = redis_url
     return env
+
+
+def env_file(path: Path) -> dict[str, str]:
+    """Read a KEY=VALUE file as systemd's EnvironmentFile does (comments, blank lines, and
+    values in double quotes; the example uses nothing more)."""
+    variables = {}
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            name, _, value = line.partition("=")
+            variables[name.strip()] = value.strip().removeprefix('"').removesuffix('"')
+    return variables
 
 
 def manage(env: dict[str, str], *args: str) -> str:
@@ -100,7 +129,11 @@ def wait_until_up(
 
 @contextmanager
 def daphne(
-    env: dict[str, str], port: int | None = None, log: Path | None = None, probe: bool = True
+    env: dict[str, str],
+    port: int | None = None,
+    log: Path | None = None,
+    probe: bool = True,
+    proxy_headers: bool = False,
 ) -> Iterator[str]:
     """Serve the site with daphne on the port (a free one by default); yield its base URL.
 
@@ -108,12 +141,14 @@ def daphne(
     makes a server log a lot (faults, each with its traceback) must give one, since nothing
     reads the pipe while the server runs and a full pipe would stop it. Without `probe`, no
     request is made to see that it is up: it has served none when the block begins.
+    `proxy_headers` runs it as behind nginx (deploy/systemd/hearts-daphne@.service).
     """
     port = port or free_port()
+    options = ["--proxy-headers"] if proxy_headers else []
     with ExitStack() as files:
         errors = files.enter_context(log.open("wb")) if log else subprocess.PIPE
         server = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+            [sys.executable, "-m", "daphne", *options, "-b", "127.0.0.1", "-p", str(port),
              "hearts_site.asgi:application"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=errors,
         )  # fmt: skip
@@ -157,12 +192,17 @@ def worker(
 
 
 class Visitor:
-    """A person using the site over HTTP, with their own cookies."""
+    """A person using the site over HTTP, with their own cookies (over HTTPS, trusting the
+    certificates of `tls`)."""
 
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, tls: ssl.SSLContext | None = None) -> None:
         self.base = base
+        self.tls = tls
         self.cookies = CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.cookies),
+            urllib.request.HTTPSHandler(context=tls),
+        )
 
     def cookie(self, name: str) -> str:
         return next(c.value for c in self.cookies if c.name == name)
@@ -171,10 +211,16 @@ class Visitor:
         with self.opener.open(self.base + path, timeout=10) as response:
             return response.read().decode()
 
+    def form_request(self, path: str, data: dict) -> urllib.request.Request:
+        """Return a form's POST with the CSRF token, as the page's own form sends it: from the
+        site's own origin (which Django's CSRF check wants over HTTPS)."""
+        form = urlencode({**data, "csrfmiddlewaretoken": self.cookie("csrftoken")}, doseq=True)
+        headers = {"Origin": self.base, "Referer": self.base + "/"}
+        return urllib.request.Request(self.base + path, data=form.encode(), headers=headers)
+
     def post(self, path: str, data: dict) -> int:
         """Send a form, with the CSRF token, as the page's own form would; return the status."""
-        form = urlencode({**data, "csrfmiddlewaretoken": self.cookie("csrftoken")}, doseq=True)
-        request = urllib.request.Request(self.base + path, data=form.encode())
+        request = self.form_request(path, data)
         with self.opener.open(request, timeout=10) as response:
             return response.status
 
@@ -190,4 +236,11 @@ class Visitor:
 
     @property
     def socket_url(self) -> str:
-        return self.base.replace("http://", "ws://") + "/ws/live/"
+        return self.base.replace("http", "ws", 1) + "/ws/live/"
+
+    def socket_options(self) -> dict:
+        """Return what `websockets`' connect needs to open the page's socket as a browser would."""
+        options: dict = {"origin": self.base, "additional_headers": self.socket_headers()}
+        if self.tls is not None:
+            options["ssl"] = self.tls
+        return options

@@ -22,21 +22,15 @@ sessions work without it.
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
 import socket
 import subprocess
 import time
 import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
-from urllib.parse import urlencode
 
 import pytest
 from django.conf import settings as django_settings
@@ -44,21 +38,29 @@ from django.db import connection
 from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
-from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import ClientConnection, connect
 
-from games import engine, services
+from games import services
 from games.background.bot_runner import play_bot_turn
 from games.lib.cache_counts import count_up
 from games.lib.limits import within_limit
 from games.models import Action, Match, Profile, Seat
 from hearts_site.settings import redis_cache
 from tests.conftest import PASSWORD
-from tests.servers import Visitor, daphne, free_port, site_env, worker
+from tests.scaled_out import (
+    PEOPLE,
+    WAIT,
+    Move,
+    Table,
+    assert_answered,
+    assert_logged,
+    follow,
+    hears_a_version_after,
+    seat_everyone,
+    this_database_url,
+)
+from tests.servers import Visitor, daphne, free_port, require_program, site_env, worker
 
-PEOPLE = ("alice", "bob", "carol", "dave")
 OUTAGE_SECONDS = 10
-WAIT = 30  # seconds: a generous bound on a server starting or an event arriving
 
 
 @pytest.fixture
@@ -82,38 +84,9 @@ def test_sessions_are_written_and_read_without_the_cache(db):
     assert store(session.session_key).load()["_auth_user_id"] == "7"
 
 
-def in_ci() -> bool:
-    return os.environ.get("CI", "").lower() in {"1", "true", "yes"}
-
-
 @pytest.fixture
-def scaled_out_profile(transactional_db) -> None:
-    """Skip unless the suite runs on PostgreSQL with Redis; then need `redis-server` too."""
-    if connection.vendor != "postgresql" or not os.environ.get("REDIS_URL"):
-        pytest.skip(
-            "Faults of PostgreSQL and Redis: runs on the scaled-out profile only "
-            "(DATABASE_URL=postgres://... and REDIS_URL=redis://...)"
-        )
-    if shutil.which("redis-server") is None:
-        message = "redis-server is not installed: the test stops and starts a Redis of its own"
-        if in_ci():
-            pytest.fail(message)
-        pytest.skip(message)
-
-
-@pytest.fixture
-def real_password_hashing(settings) -> None:
-    """Hash as the site does: the daphne processes check these passwords with their settings."""
-    from django.conf import global_settings
-
-    settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS
-
-
-def this_database_url() -> str:
-    """The URL of this test's PostgreSQL database, for the site's processes to open."""
-    db = connection.settings_dict
-    credentials = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-    return f"postgres://{credentials}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+def redis_server_installed(scaled_out_profile) -> None:
+    require_program("redis-server", "the test stops and starts a Redis of its own")
 
 
 def drop_database_connections() -> int:
@@ -187,114 +160,7 @@ def site(redis_url: str) -> dict[str, str]:
     return env
 
 
-def four_players_at_a_match() -> Match:
-    """Four people (no bot) at a match that has started: each must pass three cards."""
-    from django.contrib.auth import get_user_model
-
-    users = []
-    for name in PEOPLE:
-        user = get_user_model().objects.create_user(username=name, password=PASSWORD)
-        Profile.objects.filter(user=user).update(display_name=name.title(), auto_play_forced=False)
-        users.append(user)
-    match = services.create_match(users[0], services.MatchOptions(auto_finish=False))
-    for user in users[1:]:
-        match = services.join_match(user, match.pk, match.invite_code).match
-    match.refresh_from_db()
-    assert match.snapshot is not None, "the match did not start"
-    return match
-
-
-@dataclass
-class Move:
-    """A move sent over HTTP: who, what, and what the site answered."""
-
-    seat: int
-    kind: str
-    value: str
-    status: int
-    body: str = field(repr=False, default="")
-
-
-@dataclass
-class Table:
-    """The match and its four players, each with their own cookies, over both servers."""
-
-    match: Match
-    players: list[Visitor]
-    bases: list[str]
-    moves: list[Move] = field(default_factory=list)
-    sent: int = 0
-
-    def state(self) -> engine.Match:
-        self.match.refresh_from_db()
-        return engine.Match.from_snapshot(self.match.snapshot)
-
-    def send(self, seat: int, path: str, data: dict[str, object]) -> tuple[int, str]:
-        """Post a move's form as the page would, to the next server in turn."""
-        visitor = self.players[seat]
-        visitor.base = self.bases[self.sent % len(self.bases)]
-        self.sent += 1
-        form = {**data, "csrfmiddlewaretoken": visitor.cookie("csrftoken")}
-        request = urllib.request.Request(
-            visitor.base + path, data=urlencode(form, doseq=True).encode()
-        )
-        try:
-            with visitor.opener.open(request, timeout=WAIT) as response:
-                return response.status, response.read().decode()
-        except urllib.error.HTTPError as error:
-            return error.code, error.read().decode(errors="replace")
-
-    def move(self) -> Move | None:
-        """Make one legal move for a seat that must act; None once the match is over."""
-        state = self.state()
-        if not state.to_act():
-            return None
-        seat = state.to_act()[0]
-        view = state.view(seat)
-        version = self.match.version
-        path = f"/matches/{self.match.pk}/"
-        if view.phase == engine.PASSING:
-            cards = [str(card) for card in view.hand[:3]]
-            kind, value = "pass", " ".join(cards)
-            status, body = self.send(seat, path + "pass/", {"version": version, "cards": cards})
-        elif view.phase == engine.MOON:
-            kind, value = "moon", "subtract"
-            status, body = self.send(seat, path + "moon/", {"version": version, "option": value})
-        else:
-            kind, value = "play", str(view.legal[0])
-            status, body = self.send(seat, path + "play/", {"version": version, "card": value})
-        move = Move(seat, kind, value, status, body)
-        self.moves.append(move)
-        return move
-
-
-def seat_everyone(bases: list[str]) -> Table:
-    match = four_players_at_a_match()
-    players = [Visitor(bases[n % 2]).log_in(name, PASSWORD) for n, name in enumerate(PEOPLE)]
-    return Table(match, players, bases)
-
-
-def assert_answered(moves: list[Move]) -> None:
-    """Every answer a page or a redirect followed to one, or a 503 that says to try again."""
-    for move in moves:
-        if move.status == 503:
-            assert "try again" in move.body.lower(), move
-        else:
-            assert 200 <= move.status < 400, move
-
-
-def assert_logged(table: Table) -> None:
-    """Every move answered 2xx is in the match's log, and the log replays to the stored state."""
-    actions = Action.objects.filter(match=table.match, actor=Action.Actor.PERSON)
-    logged = [(a.seat, a.kind, a.value) for a in actions.order_by("hand__number", "seq")]
-    accepted = [(m.seat, m.kind, m.value) for m in table.moves if 200 <= m.status < 300]
-    # In the order sent: one person's moves are never reordered, and none is missing.
-    assert logged == accepted
-    table.match.refresh_from_db()
-    assert services.replay_match(table.match).snapshot() == table.match.snapshot
-
-
-@pytest.mark.usefixtures("scaled_out_profile", "real_password_hashing")
+@pytest.mark.usefixtures("redis_server_installed", "real_password_hashing")
 def test_moves_while_redis_is_down_are_stored_or_refused_and_nobody_is_logged_out(tmp_path):
     with (
         private_redis(tmp_path / "redis.log") as redis,
@@ -345,32 +211,6 @@ def test_moves_while_redis_is_down_are_stored_or_refused_and_nobody_is_logged_ou
         assert_logged(table)
 
 
-@contextmanager
-def follow(player: Visitor, base: str, match_id: int) -> Iterator[tuple[ClientConnection, int]]:
-    """A page's live socket following the match; yield it and the version it starts from."""
-    player.base = base
-    headers = player.socket_headers()
-    with connect(player.socket_url, origin=base, additional_headers=headers) as live:
-        live.send(json.dumps({"follow": match_id}))
-        following = json.loads(live.recv(timeout=WAIT))
-        assert following["type"] == "following"
-        yield live, following["version"]
-
-
-def hears_a_version_after(live: ClientConnection, version: int) -> bool | str:
-    """Wait for the socket to tell of a version after `version`: True, or "closed" if it closed."""
-    deadline = time.monotonic() + WAIT
-    while True:
-        try:
-            event = json.loads(live.recv(timeout=max(deadline - time.monotonic(), 0.1)))
-        except ConnectionClosed:
-            return "closed"
-        except TimeoutError:
-            return False
-        if event["type"] == "match.updated" and event["version"] > version:
-            return True
-
-
 def pages_at_once(players: list[Visitor], base: str) -> list[int]:
     """Each player opens the home page through `base` at the same time; return the statuses.
 
@@ -389,7 +229,7 @@ def pages_at_once(players: list[Visitor], base: str) -> list[int]:
         return list(pool.map(open_home, players))
 
 
-@pytest.mark.usefixtures("scaled_out_profile", "real_password_hashing")
+@pytest.mark.usefixtures("redis_server_installed", "real_password_hashing")
 def test_requests_after_the_database_dropped_every_connection_are_answered(tmp_path):
     with (
         private_redis(tmp_path / "redis.log") as redis,
@@ -470,7 +310,7 @@ def assert_replays(match: Match) -> None:
     assert services.replay_match(match).snapshot() == match.snapshot
 
 
-@pytest.mark.usefixtures("scaled_out_profile", "real_password_hashing")
+@pytest.mark.usefixtures("redis_server_installed", "real_password_hashing")
 def test_a_worker_killed_and_restarted_resumes_the_bots_and_the_clocks_once(tmp_path):
     log = tmp_path / "worker.log"
     with (
@@ -531,7 +371,7 @@ def test_a_worker_killed_and_restarted_resumes_the_bots_and_the_clocks_once(tmp_
     assert "Traceback" not in (tmp_path / "daphne-1.log").read_text()
 
 
-@pytest.mark.usefixtures("scaled_out_profile", "real_password_hashing")
+@pytest.mark.usefixtures("redis_server_installed", "real_password_hashing")
 def test_a_worker_cut_off_from_the_database_connects_again_and_goes_on(tmp_path):
     log = tmp_path / "worker.log"
     with (

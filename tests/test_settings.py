@@ -6,6 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from django.core.management.utils import get_random_secret_key
+
+from tests.servers import env_file
+
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCTION_KEY = "k8#Vq2!pZ7rT0xW4mL9sB3nY6cF1hJ5dG8aE2uI7oP0eR3tY6wQ9zX4vN1mK8jH5gL"
 
@@ -38,6 +42,19 @@ def test_production_settings_pass_the_deploy_check_without_a_warning():
         "import django, sys; django.setup(); from django.core.management import call_command;"
         "call_command('check', deploy=True, fail_level='WARNING')",
         **production_env(),
+    )
+    assert result.returncode == 0, result.stderr
+    assert "System check identified no issues" in result.stdout + result.stderr
+
+
+def test_the_deployment_example_environment_passes_the_deploy_check():
+    example = env_file(ROOT / "deploy" / "hearts.env.example")
+    assert example["SECRET_KEY"] == "", "the example must not publish a key anyone could use"
+    # What every process of a deployment reads, with the key an operator is told to make.
+    result = run_python(
+        "import django, sys; django.setup(); from django.core.management import call_command;"
+        "call_command('check', deploy=True, fail_level='WARNING')",
+        **{**example, "SECRET_KEY": get_random_secret_key()},
     )
     assert result.returncode == 0, result.stderr
     assert "System check identified no issues" in result.stdout + result.stderr
