@@ -288,3 +288,11 @@ def test_deleting_twice_changes_nothing_more(alice):
     former.refresh_from_db()
     assert former.username == f"former-{alice.pk}" and not former.is_active
     assert former.profile.deleted_at >= deleted_at
+
+
+@pytest.mark.parametrize("name", ["a former player", "A Former Player", "mantan pemain"])
+def test_nobody_may_pass_for_a_former_player(alice, name):
+    response = client_for(alice).post(reverse("profile"), {"display_name": name})
+    assert response.status_code == 400
+    alice.refresh_from_db()
+    assert alice.profile.display_name == "Alice"
