@@ -296,3 +296,14 @@ def test_nobody_may_pass_for_a_former_player(alice, name):
     assert response.status_code == 400
     alice.refresh_from_db()
     assert alice.profile.display_name == "Alice"
+
+
+def test_staff_see_in_the_admin_that_the_account_was_deleted(alice, make_user):
+    delete(alice)
+    staff = client_for(make_user("root", is_staff=True, is_superuser=True))
+    changelist = reverse("admin:games_profile_changelist")
+    page = staff.get(changelist, {"deleted_at__isempty": "0"}).text
+    assert "account deleted" in page.lower() and f"former-{alice.pk}" in page
+    assert (
+        "root" not in staff.get(changelist, {"deleted_at__isempty": "0"}).text.split("<tbody>")[1]
+    )
