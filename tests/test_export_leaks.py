@@ -2,7 +2,8 @@
 
 As `tests/test_no_leaks.py` does for the pages: whole matches are played through the views by
 people and bots, and after every move each player, a spectator and staff download the match's
-record (JSON) and score sheet (CSV). In the record, the hand in play names no card hidden from
+record (JSON) and score sheet (CSV), and each player their own data (`/accounts/profile/data/`,
+the match's record among it). In the record, the hand in play names no card hidden from
 that viewer at that moment (another seat's hand, another seat's pass before everyone has
 passed, the widow), nor how another seat's decision was made unless a bot made it; a hand
 over is whole for its players and, until the deals are revealed, only its plays for anyone
@@ -53,7 +54,21 @@ class ExportScan:
                 if match.status == "active":
                     assert_keeps_secrets(response.content.decode(), self.table.secrets, where)
             self.check_record(record.json(), state, viewer, where)
+            if viewer is not None:
+                self.check_player_data(client, record.json(), where)
             self.scanned += 1
+
+    def check_player_data(self, client, record: dict, where: str) -> None:
+        """A player's own data holds the match as its record (checked above), no card more."""
+        response = client.get(reverse("download_data"))
+        assert response.status_code == 200, where
+        if self.match.status == "active":
+            assert_keeps_secrets(response.content.decode(), self.table.secrets, where)
+        data = response.json()
+        [entry] = [m for m in data["matches"] if m["record"]["match"] == self.match.pk]
+        assert entry["record"] == record, f"{where}: their data's record differs"
+        extra = named_cards(data) - named_cards(record)
+        assert not extra, f"{where}: their data names {sorted(extra)}"
 
     def check_record(self, data: dict, state, viewer: int | None, where: str) -> None:
         assert data["viewer_seat"] == viewer, where

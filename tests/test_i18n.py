@@ -299,6 +299,7 @@ def pages(alice, bob, make_user):
         "password reset": (None, reverse("password_reset")),
         "not found": (None, "/no-such-page/"),
         "profile": (carol, reverse("profile")),
+        "delete account": (carol, reverse("delete_account")),
         "tournaments": (alice, reverse("tournament_list")),
         "tournament": (alice, reverse("tournament", args=["piala"])),
         "leaderboard": (alice, reverse("leaderboard")),

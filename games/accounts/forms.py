@@ -198,3 +198,34 @@ class VacationForm(forms.Form):
             "max_value": _("A vacation lasts at most %(limit_value)s days."),
         },
     )
+
+
+class DeleteAccountForm(forms.Form):
+    """Confirm deleting the account with its password, as changing its address asks.
+
+    Checked by signing in again (`authenticate`), as `EmailForm` does: wrong passwords count
+    as failed logins, so a session left open cannot be used to guess it.
+    """
+
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text=_("To confirm that it is you, and that you mean it."),
+    )
+
+    error_messages = {
+        "password": _("That is not your password; your account has not been deleted."),
+    }
+
+    def __init__(self, user: User, request: HttpRequest, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.request = request
+
+    def clean_password(self) -> str:
+        password: str = self.cleaned_data["password"]
+        checked = authenticate(self.request, username=self.user.get_username(), password=password)
+        if checked is None or checked.pk != self.user.pk:
+            raise forms.ValidationError(self.error_messages["password"], code="password")
+        return password

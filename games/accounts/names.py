@@ -1,20 +1,34 @@
 """Choosing a display name: the rules of `games.lib.names`, and no other player's name."""
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games.lib import names
-from games.models import Profile
+from games.models import FORMER_PLAYER, Profile
 
 TAKEN = _("Another player already uses this name.")
+
+
+def former_player_names() -> set[str]:
+    """Return the name deleted accounts show, in every language of the site, folded."""
+    shown = set()
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            shown.add(str(FORMER_PLAYER).casefold())
+    return shown
 
 
 def is_taken(name: str, user_pk: int | None = None) -> bool:
     """Say whether another player shows this name, capitals aside.
 
-    A player with no display name shows their username, so usernames count too.
+    A player with no display name shows their username, so usernames count too; and every
+    deleted account shows "a former player", which nobody may pass for.
     """
+    if name.casefold() in former_player_names():
+        return True
     profiles = Profile.objects.filter(display_name__iexact=name)
     users = get_user_model().objects.filter(username__iexact=name)
     if user_pk is not None:

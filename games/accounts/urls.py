@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games.accounts import views
+from games.accounts import own_data, views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
@@ -14,6 +14,8 @@ urlpatterns = [
     path("profile/emails/", views.notification_settings, name="notification_settings"),
     path("profile/vacation/", views.take_vacation, name="take_vacation"),
     path("profile/vacation/end/", views.end_vacation, name="end_vacation"),
+    path("profile/data/", own_data.download_data, name="download_data"),
+    path("profile/delete/", own_data.delete_account, name="delete_account"),
     path("password/change/", views.PasswordChangeView.as_view(), name="password_change"),
     path(
         "password/change/done/",

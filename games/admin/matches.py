@@ -82,7 +82,7 @@ class ProfileAdminForm(forms.ModelForm[Profile]):
 
     class Meta:
         model = Profile
-        fields = ["user", "display_name"]
+        fields = ["user", "display_name"]  # `deleted_at` is shown read-only
 
     def clean_display_name(self) -> str:
         user = self.cleaned_data.get("user") or self.instance.user
@@ -92,7 +92,10 @@ class ProfileAdminForm(forms.ModelForm[Profile]):
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin[Profile]):
     form = ProfileAdminForm
-    list_display = ["display_name", "user"]
+    list_display = ["display_name", "user", "deleted_at"]
+    # Deleted accounts (games/accounts/deletion.py): shown, never edited back to life here.
+    list_filter = [("deleted_at", admin.EmptyFieldListFilter)]
+    readonly_fields = ["deleted_at"]
     search_fields = ["display_name", "user__username", "user__email"]
 
 

@@ -16,7 +16,7 @@ from games.models.matches import (
 )
 from games.models.notifications import NotificationSettings, notification_settings_for
 from games.models.nudges import Nudge
-from games.models.profiles import Profile, display_name_of
+from games.models.profiles import FORMER_PLAYER, Profile, display_name_of, is_former_player
 from games.models.records import Competitor, MatchResult, TableSizeStats
 from games.models.relay import RelayedEvent
 from games.models.tournaments import (
@@ -56,6 +56,8 @@ __all__ = [
     "Tournament",
     "TournamentStatus",
     "display_name_of",
+    "is_former_player",
+    "FORMER_PLAYER",
     "notification_settings_for",
     "new_invite_code",
 ]

@@ -63,6 +63,15 @@ class Profile(models.Model):
     away_since = models.DateTimeField(null=True, blank=True)
     away_until = models.DateTimeField(null=True, blank=True)
 
+    # Set when the player deleted their account (games/accounts/deletion.py): the row stays,
+    # emptied, so that the matches, results and ratings of others stay whole.
+    deleted_at = models.DateTimeField(
+        _("account deleted"),
+        null=True,
+        blank=True,
+        help_text=_("When the player deleted their account; their name shows as a former player."),
+    )
+
     class Meta:
         indexes = [
             # The sweep's "whose vacation has ended": only players away.
@@ -77,13 +86,30 @@ class Profile(models.Model):
         return self.display_name
 
 
-def display_name_of(user: User) -> str:
-    """Return the name a user shows at the table, falling back to the username."""
+# What a deleted account shows wherever its name appeared: one name for all of them.
+FORMER_PLAYER = _("a former player")
+
+
+def is_former_player(user: User) -> bool:
+    """Say whether the user deleted their account."""
     try:
-        name = user.profile.display_name
+        return user.profile.deleted_at is not None
     except Profile.DoesNotExist:
-        name = ""
-    return name or user.get_username()
+        return False
+
+
+def display_name_of(user: User) -> str:
+    """Return the name a user shows at the table, falling back to the username.
+
+    The one place a name is decided: a deleted account shows "a former player".
+    """
+    try:
+        profile = user.profile
+    except Profile.DoesNotExist:
+        return user.get_username()
+    if profile.deleted_at is not None:
+        return str(FORMER_PLAYER)
+    return profile.display_name or user.get_username()
 
 
 def wants_forced_play(user: User) -> bool:

@@ -26,6 +26,7 @@ from games.models import (
     Seat,
     TableSizeStats,
     display_name_of,
+    is_former_player,
 )
 from games.services import rating_math
 
@@ -39,7 +40,9 @@ CHART_POINTS = 200
 
 
 def user_url(user: User) -> str:
-    """Return the address of a person's page (by the name they show)."""
+    """Return the address of a person's page (by the name they show); a former player has none."""
+    if is_former_player(user):
+        return ""
     return reverse("player", args=[display_name_of(user)])
 
 
