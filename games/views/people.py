@@ -83,11 +83,11 @@ def _change(
 def _unknown(request: AuthenticatedHttpRequest, message: str) -> HttpResponse:
     """Say so on the page: the name may have changed since the page showing it was drawn."""
     if request.htmx:
-        context = {"person": None, "answer": message, "refused": True, "fragment": True}
-        return render(request, "games/player.html#relation", context, status=404)
+        buttons = {"person": None, "answer": message, "refused": True, "fragment": True}
+        return render(request, "games/player.html#relation", buttons, status=404)
     messages.error(request, message)
-    context = {"nav": "friends", **friends_presenter.friends_context(request.user)}
-    return render(request, "games/friends.html", context, status=404)
+    page = {"nav": "friends", **friends_presenter.friends_context(request.user)}
+    return render(request, "games/friends.html", page, status=404)
 
 
 def _answer(
