@@ -43,8 +43,9 @@ class Friend:
     results: tuple[MatchResult, ...]
 
     @property
-    def waiting_on_you(self) -> bool:
-        return any(game.your_turn for game in self.in_play)
+    def waiting_on_you(self) -> tuple[InPlay, ...]:
+        """The matches with this friend where it is the viewer's turn."""
+        return tuple(game for game in self.in_play if game.your_turn)
 
 
 def _seats_in_order() -> Prefetch[str, QuerySet[Seat]]:
