@@ -64,20 +64,28 @@ def test_the_buttons_are_not_on_one_s_own_page_nor_for_visitors(alice, bob):
     assert reverse("follow", args=["Bob"]) in other and reverse("block", args=["Bob"]) in other
 
 
+def _main(client: Client, url: str) -> str:
+    """The page's own content, after the navigation (which names the signed-in player)."""
+    return client.get(url).content.decode().split("<main", 1)[1]
+
+
 def test_nobody_else_learns_who_follows_whom(alice, bob, make_user):
     carol = make_user("carol")
     people.follow(alice, bob)
-    people.follow(bob, alice)
-    for viewer in (bob, carol):
-        for name in ("Alice", "Bob"):
-            page = client_for(viewer).get(reverse("player", args=[name])).content.decode()
-            assert "Unfollow" not in page or (viewer == bob and name == "Alice")
-            assert "follower" not in page.lower()
-    # Bob follows Alice: his own button says so; Alice's page for Carol says nothing of it.
-    friends = client_for(carol).get(reverse("friends")).content.decode()
-    assert "Alice" not in friends.split("<main", 1)[1] and "Bob" not in friends.split("<main")[1]
-    bobs = client_for(bob).get(reverse("friends")).content.decode()
-    assert "Alice" in bobs.split("<main")[1]
+    # Bob, on his own page and his Friends page, sees nothing of Alice following him.
+    bobs_page = _main(client_for(bob), reverse("player", args=["Bob"]))
+    assert "Alice" not in bobs_page and "Unfollow" not in bobs_page
+    assert "Alice" not in _main(client_for(bob), reverse("friends"))
+    # Carol, on either page and her Friends page, sees nothing of it either.
+    for name, other in (("Alice", "Bob"), ("Bob", "Alice")):
+        page = _main(client_for(carol), reverse("player", args=[name]))
+        assert "Unfollow" not in page and other not in page
+        assert "follower" not in page.lower()
+    friends = _main(client_for(carol), reverse("friends"))
+    assert "Alice" not in friends and "Bob" not in friends
+    # Alice alone sees it: on Bob's page and her Friends page.
+    assert "Unfollow" in _main(client_for(alice), reverse("player", args=["Bob"]))
+    assert "Bob" in _main(client_for(alice), reverse("friends"))
 
 
 # ----- refusals -----
