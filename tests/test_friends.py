@@ -91,11 +91,12 @@ def test_nobody_else_learns_who_follows_whom(alice, bob, make_user):
 # ----- refusals -----
 
 
-def test_following_oneself_is_refused_with_a_message(alice):
-    response = _post(client_for(alice), "follow", "Alice")
+@pytest.mark.parametrize("route", ["follow", "unfollow", "block", "unblock"])
+def test_following_or_blocking_oneself_is_refused_with_a_message(alice, route):
+    response = _post(client_for(alice), route, "Alice")
     assert response.status_code == 400
     assert "That is you: choose another player." in response.content.decode()
-    assert not Follow.objects.exists()
+    assert not Follow.objects.exists() and not Block.objects.exists()
 
 
 def test_an_unknown_or_inactive_player_is_not_found(alice, make_user):
@@ -225,6 +226,16 @@ def test_a_blocked_player_cannot_join_a_public_match_either(alice, bob):
     response = client_for(bob).post(reverse("join_match", args=[match.pk]), {})
     assert response.status_code == 403
     assert "there is a block between you" in response.content.decode()
+
+
+def test_once_a_private_match_starts_its_invite_link_shows_nothing_of_it(alice, bob, make_user):
+    match = services.create_match(alice, services.MatchOptions(private=True, players=3, bots=1))
+    people.block(alice, bob)
+    services.join_match(make_user("carol"), match.pk, match.invite_code)
+    response = client_for(bob).post(
+        reverse("join_match", args=[match.pk]), {"invite_code": match.invite_code}
+    )
+    assert response.status_code == 404 and "Carol" not in response.content.decode()
 
 
 def test_without_a_block_the_invite_link_still_seats_the_player(alice, bob):

@@ -102,6 +102,7 @@ def follow(follower: User, followed: User) -> None:
 @write_transaction()
 def unfollow(follower: User, followed: User) -> None:
     """Stop following a player; not following them already changes nothing."""
+    _check_other(follower, followed)
     Follow.objects.filter(follower=follower, followed=followed).delete()
 
 
@@ -119,4 +120,5 @@ def block(blocker: User, blocked: User) -> None:
 @write_transaction()
 def unblock(blocker: User, blocked: User) -> None:
     """Lift one's own block of a player (a block the other made stays theirs)."""
+    _check_other(blocker, blocked)
     Block.objects.filter(blocker=blocker, blocked=blocked).delete()

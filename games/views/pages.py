@@ -160,7 +160,8 @@ def invited_outsider_match(request: HttpRequest, pk: int, code: str) -> Match | 
     Such a player knows of the match through its link: a refused join is told to them on its
     invite page, where a match they may not see would otherwise answer "not found".
     """
-    match = Match.objects.filter(pk=pk, is_private=True).first()
+    # Open only: as on the invite page, the link stops opening the match once it starts.
+    match = Match.objects.filter(pk=pk, is_private=True, status=MatchStatus.OPEN).first()
     if match is None or may_view(request.user, match):
         return None
     if not secrets.compare_digest(code.encode(), match.invite_code.encode()):
