@@ -280,6 +280,15 @@ class JoinForm(forms.Form):
     invite_code = forms.CharField(max_length=32, required=False)
 
 
+class BackForm(forms.Form):
+    """Where a follow or a block returns to without JavaScript: the player's page, or Friends."""
+
+    back = forms.ChoiceField(choices=[("player", "player"), ("friends", "friends")], required=False)
+
+    def to_friends(self) -> bool:
+        return self.is_valid() and self.cleaned_data["back"] == "friends"
+
+
 class ReplayStepForm(forms.Form):
     """The replay's step (`?step=`); anything but a step number shows the start."""
 

@@ -31,6 +31,13 @@ urlpatterns = [
     path("matches/<id:pk>/hand-over/", views.hand_over, name="hand_over"),
     path("notifications/unsubscribe/<token:token>/", unsubscribe, name="unsubscribe"),
     path("players/<player_name:name>/", views.player_page, name="player"),
+    # Before the name, not after it: a display name may hold slashes, and "players/<name>/"
+    # would take "players/<name>/follow/" as the page of a player named "<name>/follow".
+    path("friends/follow/<player_name:name>/", views.follow, name="follow"),
+    path("friends/unfollow/<player_name:name>/", views.unfollow, name="unfollow"),
+    path("friends/block/<player_name:name>/", views.block, name="block"),
+    path("friends/unblock/<player_name:name>/", views.unblock, name="unblock"),
+    path("friends/", views.friends, name="friends"),
     path("bots/<slug:level>/", views.bot_page, name="bot_player"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("rules/", views.rules_page, name="rules"),

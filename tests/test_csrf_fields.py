@@ -78,3 +78,14 @@ def test_a_move_without_any_token_is_refused(strict_client, alice):
     assert response.status_code == 403
     match.refresh_from_db()
     assert match.version == version
+
+
+def test_a_player_page_s_buttons_carry_the_field_and_htmx_posts_with_the_header(strict_client, bob):
+    page = strict_client.get(reverse("player", args=["Bob"])).text
+    follow_form = page[page.index(f'action="{reverse("follow", args=["Bob"])}"') :]
+    assert CSRF_FIELD.search(follow_form[: follow_form.index("</form>")])
+    token = HEADER.search(page).group(1)
+    followed = strict_client.post(reverse("follow", args=["Bob"]), HTTP_X_CSRFTOKEN=token, **HTMX)
+    assert followed.status_code == 200 and "Unfollow" in followed.text
+    assert "csrfmiddlewaretoken" not in followed.text
+    assert strict_client.post(reverse("block", args=["Bob"]), **HTMX).status_code == 403

@@ -22,6 +22,7 @@ from django.utils.html import strip_tags
 
 from games.models import Entry, Profile
 from games.notifications import mail as site_mail
+from games.services import people
 from tests.conftest import PASSWORD
 from tests.i18n_sources import (
     ROOT,
@@ -292,6 +293,8 @@ def pages(alice, bob, make_user):
     Entry.objects.create(tournament=tournament, user=bob)
     constructed_match([alice, bob, "easy", "normal"], [[(3, False, False), (13, False, True)]])
     carol = make_user("carol", "Carol")
+    people.follow(bob, alice)
+    people.block(bob, make_user("dave", "Dave"))
     return {
         "welcome": (None, reverse("home")),
         "login": (None, reverse("login")),
@@ -305,6 +308,8 @@ def pages(alice, bob, make_user):
         "leaderboard": (alice, reverse("leaderboard")),
         "player": (bob, "/players/Alice/"),
         "bot level": (None, reverse("bot_player", args=["easy"])),
+        "friends": (bob, reverse("friends")),
+        "friends, none yet": (carol, reverse("friends")),
     }
 
 

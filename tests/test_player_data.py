@@ -15,6 +15,7 @@ from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.auth.tokens import default_token_generator
 from django.contrib.sessions.backends.cached_db import SessionStore
 from django.contrib.sessions.models import Session
+from django.db.models import Q
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -22,7 +23,9 @@ from django.utils import translation
 from games import services
 from games.accounts.deletion import delete_account
 from games.models import (
+    Block,
     Competitor,
+    Follow,
     MatchResult,
     NotificationSettings,
     Seat,
@@ -30,6 +33,7 @@ from games.models import (
     notification_settings_for,
 )
 from games.notifications.mail import unsubscribe_token
+from games.services import people
 from games.services.bot_turns import play_bots
 from tests.conftest import PASSWORD
 from tests.factories import (
@@ -104,6 +108,19 @@ def test_the_download_holds_the_player_s_account_settings_and_matches(alice, bob
     record = entry["record"]
     assert record["match"] == match.pk and record["viewer_seat"] == 0
     assert [seat["name"] for seat in record["seats"]][:2] == ["Alice", "Bob"]
+
+
+def test_the_download_holds_whom_the_player_follows_and_blocks_and_no_one_else_s(
+    alice, bob, make_user
+):
+    carol = make_user("carol")
+    people.follow(alice, bob)
+    people.block(alice, carol)
+    people.follow(bob, alice)  # bob's choice, not alice's
+    data = client_for(alice).get(DOWNLOAD).json()
+    assert [entry["player"] for entry in data["following"]] == ["Bob"]
+    assert [entry["player"] for entry in data["blocking"]] == [display_name_of(carol)]
+    assert all(entry["since"] for entry in data["following"] + data["blocking"])
 
 
 def test_each_match_in_the_download_is_the_match_s_own_record_for_the_player(alice, bob):
@@ -276,6 +293,18 @@ def test_an_open_match_they_created_is_cancelled_and_their_open_seats_freed(alic
     assert not joined.seats.filter(user=alice).exists()
     joined.refresh_from_db()
     assert joined.status == "open"
+
+
+def test_deleting_forgets_whom_they_followed_and_blocked_and_who_followed_or_blocked_them(
+    alice, bob, make_user
+):
+    carol = make_user("carol")
+    people.follow(alice, bob)
+    people.follow(bob, alice)
+    people.block(carol, alice)
+    delete(alice)
+    assert not Follow.objects.filter(Q(follower=alice) | Q(followed=alice)).exists()
+    assert not Block.objects.filter(Q(blocker=alice) | Q(blocked=alice)).exists()
 
 
 def test_deleting_twice_changes_nothing_more(alice):

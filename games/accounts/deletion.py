@@ -18,9 +18,10 @@ from django.contrib.auth.models import User
 from django.contrib.sessions.backends.cached_db import SessionStore
 from django.contrib.sessions.models import Session
 from django.db import transaction
+from django.db.models import Q
 
 from games.lib import clock
-from games.models import NotificationSettings, Profile
+from games.models import Block, Follow, NotificationSettings, Profile
 from games.services.leaving import leave_everything
 
 
@@ -32,6 +33,12 @@ def hand_over_seats(user: User) -> None:
 def forget_email_settings(user: User) -> None:
     """Remove their e-mail choices: no mail is sent, and unsubscribe links lead nowhere."""
     NotificationSettings.objects.filter(user=user).delete()
+
+
+def forget_follows_and_blocks(user: User) -> None:
+    """Remove whom they follow and block, and every follow or block of them by others."""
+    Follow.objects.filter(Q(follower=user) | Q(followed=user)).delete()
+    Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
 
 
 def forget_sign_in_attempts(user: User) -> None:
@@ -77,6 +84,7 @@ def end_sessions(user: User) -> None:
 ERASERS: tuple[Callable[[User], None], ...] = (
     hand_over_seats,
     forget_email_settings,
+    forget_follows_and_blocks,
     forget_sign_in_attempts,
     forget_personal_details,
     end_sessions,

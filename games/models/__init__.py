@@ -1,4 +1,4 @@
-"""The app's models: profiles, e-mail settings, matches and their parts, tournaments."""
+"""The app's models: profiles, e-mail settings, matches, tournaments, follows and blocks."""
 
 from games.models.heartbeats import WorkerHeartbeat
 from games.models.matches import (
@@ -16,6 +16,7 @@ from games.models.matches import (
 )
 from games.models.notifications import NotificationSettings, notification_settings_for
 from games.models.nudges import Nudge
+from games.models.people import Block, Follow
 from games.models.profiles import FORMER_PLAYER, Profile, display_name_of, is_former_player
 from games.models.records import Competitor, MatchResult, TableSizeStats
 from games.models.relay import RelayedEvent
@@ -31,10 +32,12 @@ from games.models.tournaments import (
 
 __all__ = [
     "Action",
+    "Block",
     "BonusCard",
     "BotLevel",
     "Competitor",
     "Entry",
+    "Follow",
     "Hand",
     "Match",
     "MatchResult",

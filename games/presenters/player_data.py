@@ -9,14 +9,17 @@ a player may see.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
 
 from games.models import (
+    Block,
     Competitor,
     Entry,
+    Follow,
     Match,
     MatchResult,
     NotificationSettings,
@@ -50,8 +53,23 @@ def player_data(user: User) -> dict[str, Any]:
             {"match": nudge.match_id, "at": _when(nudge.created_at), "reached": nudge.nudged}
             for nudge in Nudge.objects.filter(nudger=user).order_by("created_at")
         ],
+        "following": _names(Follow.objects.filter(follower=user).select_related("followed")),
+        "blocking": _names(Block.objects.filter(blocker=user).select_related("blocked")),
         "matches": _matches(user),
     }
+
+
+def _names(choices: Iterable[Follow | Block]) -> list[dict[str, Any]]:
+    """Whom the player follows or blocks, and since when: theirs alone, so theirs to take."""
+    return [
+        {
+            "player": display_name_of(
+                choice.followed if isinstance(choice, Follow) else choice.blocked
+            ),
+            "since": _when(choice.created_at),
+        }
+        for choice in choices
+    ]
 
 
 def _account(user: User) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from django.utils.translation import gettext
 
 from games.lib.names import BOT_NAMES
 from games.models import BotLevel, Match, MatchStatus, Seat
-from games.services import clocks
+from games.services import clocks, people
 from games.services.errors import BadInput, Conflict, NotAllowed, TooManyOpen
 from games.services.events import announce_lobby_after_commit
 from games.services.match_options import MatchOptions
@@ -161,6 +161,7 @@ def join_match(user: User, match_id: int, invite_code: str = "") -> Changed:
     given = (invite_code or "").encode()
     if match.is_private and not secrets.compare_digest(given, match.invite_code.encode()):
         raise NotAllowed(gettext("This match is private: you need its invite link to join."))
+    people.check_may_sit_with(user, [s.user_id for s in table.seats if s.user_id is not None])
     empty = [seat for seat in table.seats if seat.is_empty]
     if not empty:
         raise Conflict(gettext("Every seat in this match is taken."))

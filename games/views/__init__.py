@@ -17,6 +17,7 @@ from games.views.matches import (
     start,
 )
 from games.views.pages import create_match, home, invite, lobby
+from games.views.people import block, follow, friends, unblock, unfollow
 from games.views.players import bot_page, leaderboard, player_page
 from games.views.review import hand_review, tricks_so_far
 from games.views.rules import rules_page
@@ -24,6 +25,11 @@ from games.views.shuffles import shuffle_record, verify_shuffle
 from games.views.tournaments import register, tournament_list, tournament_page, withdraw
 
 __all__ = [
+    "block",
+    "follow",
+    "friends",
+    "unblock",
+    "unfollow",
     "add_bot",
     "bot_page",
     "choose_moon",

@@ -38,6 +38,7 @@ from games.lib.requests import AuthenticatedHttpRequest
 from games.models import Match, MatchStatus
 from games.services import nudges, stalled
 from games.services.errors import TooSoon
+from games.views.pages import invite_page, invited_outsider_match
 
 TEMPLATE = "games/match.html"
 # Regions that change only when a match ends: its heading (the status) and the resign form.
@@ -294,6 +295,14 @@ def resign(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Take an empty seat in an open match."""
     form = JoinForm(request.POST)
+    code = form.cleaned_data["invite_code"] if form.is_valid() else ""
+    if code and (invited := invited_outsider_match(request, pk, code)) is not None:
+        try:
+            services.join_match(request.user, pk, code)
+        except services.ActionRefused as refusal:
+            return invite_page(request, invited, refusal=refusal.message, status=refusal.status)
+        messages.success(request, gettext("You have joined this match."))
+        return redirect(invited)
     return _act(
         request,
         pk,

@@ -1,5 +1,7 @@
 """The site's main pages: the welcome page, a player's matches, the lobby and invite links."""
 
+import secrets
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
@@ -14,6 +16,7 @@ from games.access import holds_seat, may_view
 from games.forms import CreateMatchForm, JoinForm
 from games.lib.requests import AuthenticatedHttpRequest
 from games.models import Match, MatchStatus, Seat
+from games.services import people
 
 # A form sent back with errors is a client error: say so with 400, not 200.
 BAD_INPUT = 400
@@ -114,7 +117,7 @@ def create_match(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def invite(request: HttpRequest, code: str) -> HttpResponse:
+def invite(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     """Show a private (or public) match reached by its invite link, with a button to join."""
     match = get_object_or_404(Match, invite_code=code)
     if match.status != MatchStatus.OPEN or holds_seat(request.user, match):
@@ -124,9 +127,43 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
                 gettext("This match has already started: its invite link no longer opens it.")
             )
         return redirect(match)
+    seats = list(match.seats.select_related("user__profile").order_by("position"))
+    try:
+        people.check_may_sit_with(request.user, [s.user_id for s in seats if s.user_id is not None])
+    except services.ActionRefused as refusal:
+        return invite_page(request, match, seats, refusal.message, refusal.status)
+    return invite_page(request, match, seats)
+
+
+def invite_page(
+    request: HttpRequest,
+    match: Match,
+    seats: list[Seat] | None = None,
+    refusal: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    """Render a match's invite page; with a refusal, say why the player cannot join instead."""
+    if seats is None:
+        seats = list(match.seats.select_related("user__profile").order_by("position"))
     context = {
         "match": match,
-        "seats": match.seats.select_related("user__profile").order_by("position"),
-        "form": JoinForm(initial={"invite_code": code}),
+        "seats": seats,
+        "form": JoinForm(initial={"invite_code": match.invite_code}),
+        "refusal": refusal,
     }
-    return render(request, "games/invite.html", context)
+    return render(request, "games/invite.html", context, status=status)
+
+
+def invited_outsider_match(request: HttpRequest, pk: int, code: str) -> Match | None:
+    """Return the private match this invite code opens, if the user may not see it otherwise.
+
+    Such a player knows of the match through its link: a refused join is told to them on its
+    invite page, where a match they may not see would otherwise answer "not found".
+    """
+    # Open only: as on the invite page, the link stops opening the match once it starts.
+    match = Match.objects.filter(pk=pk, is_private=True, status=MatchStatus.OPEN).first()
+    if match is None or may_view(request.user, match):
+        return None
+    if not secrets.compare_digest(code.encode(), match.invite_code.encode()):
+        return None
+    return match

@@ -1,9 +1,8 @@
 """Player pages (a person's, or a bot level's) and the leaderboard."""
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.paginator import Page, Paginator
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext
@@ -12,6 +11,7 @@ from django.views.decorators.http import require_GET
 from games.forms import LEADERBOARD_SIZES, LeaderboardForm, first_error
 from games.models import BotLevel, Competitor, TableSizeStats, display_name_of
 from games.presenters import players
+from games.services import people
 
 LEADERBOARD_PAGE = 50
 TABLE_SIZES = LEADERBOARD_SIZES
@@ -20,24 +20,36 @@ TABLE_SIZES = LEADERBOARD_SIZES
 @require_GET
 def player_page(request: HttpRequest, name: str) -> HttpResponse:
     """Show a person's record: rating and its history, statistics, recent matches."""
-    # The name a player shows is their display name, or their username if they have none.
-    no_display_name = Q(profile__isnull=True) | Q(profile__display_name="")
-    user = (
-        get_user_model()
-        .objects.select_related("profile")
-        .filter(Q(profile__display_name=name) | (Q(username=name) & no_display_name))
-        .first()
-    )
-    if user is None or not user.is_active:
+    return person_page(request, person_or_404(name))
+
+
+def person_or_404(name: str) -> User:
+    """Return the active person showing this name, or answer 404."""
+    user = people.person_named(name)
+    if user is None:
         raise Http404(gettext("There is no player of that name."))
+    return user
+
+
+def person_page(request: HttpRequest, user: User, status: int = 200) -> HttpResponse:
+    """Render a person's page, with the viewer's follow and block buttons for others."""
     competitor = Competitor.objects.filter(user=user).first()
     context = {
         "nav": "leaderboard",
         "name": display_name_of(user),
         "is_bot": False,
         **players.player_context(competitor, request.user),
+        **relation_context(request, user),
     }
-    return render(request, "games/player.html", context)
+    return render(request, "games/player.html", context, status=status)
+
+
+def relation_context(request: HttpRequest, user: User) -> dict[str, object]:
+    """Return the buttons' state: only for a signed-in viewer looking at someone else."""
+    viewer = request.user
+    if not viewer.is_authenticated or viewer.pk == user.pk:
+        return {"person": None}
+    return {"person": user, "relation": people.relation(viewer, user)}
 
 
 @require_GET

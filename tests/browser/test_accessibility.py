@@ -15,6 +15,7 @@ from django.test import Client
 from playwright.sync_api import Page
 
 from games import engine
+from games.services import people
 from tests.browser.helpers import off_the_loop
 from tests.conftest import PASSWORD
 from tests.factories import make_match, next_move, play_to_the_end, state_of
@@ -49,6 +50,8 @@ def build_site(alice, bob, staff) -> dict[str, str]:
     for _ in play_to_the_end({0: client}, over):
         pass
     tournament = one_closed_round(staff, alice)
+    people.follow(alice, bob)
+    people.block(alice, staff)
     return {
         "your-turn": "/",
         "lobby": "/lobby/",
@@ -62,6 +65,8 @@ def build_site(alice, bob, staff) -> dict[str, str]:
         "hand-review": f"/matches/{over.pk}/hands/1/?step=20",
         "verify": f"/matches/{over.pk}/verify/",
         "player": "/players/Alice/",
+        "other-player": "/players/Bob/",
+        "friends": "/friends/",
         "bot": "/bots/easy/",
         "leaderboard": "/leaderboard/",
         "tournaments": "/tournaments/",
