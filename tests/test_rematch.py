@@ -3,10 +3,12 @@
 import pytest
 from django.urls import reverse
 
+from games.lib import clock
 from games.models import Block, Match, MatchStatus, RematchAnswer
 from games.services import NotAllowed, people, rematches
 from games.services.errors import Conflict
 from tests.factories import client_for
+from tests.notify_helpers import messages_to, opt_in, run_due_tasks
 from tests.records_helpers import constructed_match
 from tests.tournament_helpers import one_closed_round
 
@@ -183,3 +185,17 @@ def test_the_rematch_tells_the_others_it_started(finished, alice, bob, carol, mo
     rematch = rematches.accept(carol, finished.pk)
     assert sent[0][2] == "rematch_offer" and sorted(sent[0][1]) == sorted([bob.pk, carol.pk])
     assert sent[-1][:3] == (rematch.pk, [alice.pk, bob.pk], "rematch")
+
+
+def test_the_rematch_is_emailed_to_those_who_want_turn_emails(
+    finished, alice, bob, carol, django_capture_on_commit_callbacks
+):
+    opt_in(alice, turn_emails=True)
+    rematches.accept(alice, finished.pk)
+    rematches.accept(carol, finished.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        rematch = rematches.accept(bob, finished.pk)  # Bob goes there; Alice hears of it
+    run_due_tasks(clock.now())
+    (email,) = messages_to(alice)
+    assert f"match {rematch.pk}" in email.subject
+    assert rematch.get_absolute_url() in email.body and "Open the match:" in email.body
