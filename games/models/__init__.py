@@ -1,4 +1,4 @@
-"""The app's models: profiles, e-mail settings, matches, tournaments, follows and blocks."""
+"""The app's models: profiles, e-mail settings, matches, rematches, tournaments, follows, blocks."""
 
 from games.models.heartbeats import WorkerHeartbeat
 from games.models.matches import (
@@ -20,6 +20,7 @@ from games.models.people import Block, Follow
 from games.models.profiles import FORMER_PLAYER, Profile, display_name_of, is_former_player
 from games.models.records import Competitor, MatchResult, TableSizeStats
 from games.models.relay import RelayedEvent
+from games.models.rematches import RematchAnswer
 from games.models.tournaments import (
     Entry,
     Round,
@@ -47,6 +48,7 @@ __all__ = [
     "Nudge",
     "Profile",
     "RelayedEvent",
+    "RematchAnswer",
     "Round",
     "RoundStatus",
     "ScoreLine",

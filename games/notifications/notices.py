@@ -1,4 +1,4 @@
-"""E-mail a match's notices (a nudge, an open match given up) to the players who want them.
+"""E-mail a match's notices (a nudge, a match given up, a rematch) to the players who want them.
 
 A notice about a match goes by e-mail to those of its players who asked for turn e-mails and
 have an address; everyone concerned also hears of it live, on any page (`games/live.py`). The
@@ -22,7 +22,7 @@ from games.services.events import match_notice
 
 logger = logging.getLogger(__name__)
 
-KINDS = ("nudge", "expired")
+KINDS = ("nudge", "expired", "rematch", "rematch_offer")
 
 
 def notice_words(kind: str, by: str, match_id: int) -> tuple[str, str]:
@@ -33,6 +33,16 @@ def notice_words(kind: str, by: str, match_id: int) -> tuple[str, str]:
             % {"by": by, "match": match_id},
             gettext("%(by)s nudged you: match %(match)s waits for your move.")
             % {"by": by, "match": match_id},
+        )
+    if kind == "rematch":
+        return (
+            gettext("Your rematch has started: match %(match)s") % {"match": match_id},
+            gettext("Your rematch has started: match %(match)s.") % {"match": match_id},
+        )
+    if kind == "rematch_offer":
+        return (
+            gettext("%(by)s would play match %(match)s again") % {"by": by, "match": match_id},
+            gettext("%(by)s would play match %(match)s again.") % {"by": by, "match": match_id},
         )
     days = settings.OPEN_MATCH_EXPIRY_DAYS
     return (
