@@ -93,14 +93,42 @@ class ProfileForm(forms.ModelForm[Profile]):
         return clean_display_name(self.cleaned_data["display_name"], self.instance.user_id)
 
 
-class EmailForm(forms.Form):
+class PasswordConfirmedForm(forms.Form):
+    """A form that asks for the account's password, to confirm who sends it.
+
+    The password is checked by signing in again (`authenticate`), so wrong ones count as
+    failed logins, and while those are paused the password is not checked at all (django-axes
+    answers with its lockout page, see `games.accounts.lockout`). A subclass names, in its
+    `error_messages["password"]`, what a wrong one leaves unchanged.
+    """
+
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text=_("To confirm that it is you."),
+    )
+
+    error_messages: dict[str, Any] = {}
+
+    def __init__(self, user: User, request: HttpRequest, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.request = request
+
+    def clean_password(self) -> str:
+        password: str = self.cleaned_data["password"]
+        checked = authenticate(self.request, username=self.user.get_username(), password=password)
+        if checked is None or checked.pk != self.user.pk:
+            raise forms.ValidationError(self.error_messages["password"], code="password")
+        return password
+
+
+class EmailForm(PasswordConfirmedForm):
     """A new e-mail address (or none), confirmed with the account's password.
 
     The password is asked because the address receives password resets: whoever could change
     it without knowing the password could take the account over from a session left open.
-    The password is checked by signing in again (`authenticate`), so wrong ones count as
-    failed logins, and while those are paused the password is not checked at all (django-axes
-    answers with its lockout page, see `games.accounts.lockout`).
     """
 
     email = forms.EmailField(
@@ -108,12 +136,7 @@ class EmailForm(forms.Form):
         label=_("E-mail address"),
         help_text=_("For password resets and the e-mails below. Leave it empty to remove it."),
     )
-    password = forms.CharField(
-        label=_("Your password"),
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-        help_text=_("To confirm that it is you."),
-    )
+    field_order = ["email", "password"]
 
     error_messages = {
         "password": _("That is not your password; the e-mail address is unchanged."),
@@ -122,9 +145,7 @@ class EmailForm(forms.Form):
 
     def __init__(self, user: User, request: HttpRequest, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {"email": user.email})
-        super().__init__(*args, **kwargs)
-        self.user = user
-        self.request = request
+        super().__init__(user, request, *args, **kwargs)
         self._previous = user.email
 
     def clean_email(self) -> str:
@@ -132,13 +153,6 @@ class EmailForm(forms.Form):
         if email and _email_in_use(email, other_than=self.user):
             raise forms.ValidationError(self.error_messages["in_use"], code="in_use")
         return email
-
-    def clean_password(self) -> str:
-        password: str = self.cleaned_data["password"]
-        checked = authenticate(self.request, username=self.user.get_username(), password=password)
-        if checked is None or checked.pk != self.user.pk:
-            raise forms.ValidationError(self.error_messages["password"], code="password")
-        return password
 
     @property
     def address_left(self) -> str:
@@ -200,32 +214,14 @@ class VacationForm(forms.Form):
     )
 
 
-class DeleteAccountForm(forms.Form):
-    """Confirm deleting the account with its password, as changing its address asks.
-
-    Checked by signing in again (`authenticate`), as `EmailForm` does: wrong passwords count
-    as failed logins, so a session left open cannot be used to guess it.
-    """
-
-    password = forms.CharField(
-        label=_("Your password"),
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-        help_text=_("To confirm that it is you, and that you mean it."),
-    )
+class DeleteAccountForm(PasswordConfirmedForm):
+    """Confirm deleting the account with its password, as changing its address asks: a
+    session left open cannot be used to guess it."""
 
     error_messages = {
         "password": _("That is not your password; your account has not been deleted."),
     }
 
     def __init__(self, user: User, request: HttpRequest, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.user = user
-        self.request = request
-
-    def clean_password(self) -> str:
-        password: str = self.cleaned_data["password"]
-        checked = authenticate(self.request, username=self.user.get_username(), password=password)
-        if checked is None or checked.pk != self.user.pk:
-            raise forms.ValidationError(self.error_messages["password"], code="password")
-        return password
+        super().__init__(user, request, *args, **kwargs)
+        self.fields["password"].help_text = _("To confirm that it is you, and that you mean it.")
