@@ -1,5 +1,7 @@
-"""The app's models: profiles, e-mail settings, matches, tournaments, follows and blocks."""
+"""The app's models: profiles, e-mail settings, matches, challenges, tournaments, follows and
+blocks."""
 
+from games.models.challenges import Answer, Challenge, ChallengeSeat, Unanswered
 from games.models.heartbeats import WorkerHeartbeat
 from games.models.matches import (
     Action,
@@ -32,6 +34,10 @@ from games.models.tournaments import (
 
 __all__ = [
     "Action",
+    "Answer",
+    "Challenge",
+    "ChallengeSeat",
+    "Unanswered",
     "Block",
     "BonusCard",
     "BotLevel",
