@@ -256,7 +256,7 @@ def test_the_lobby_form_sends_a_challenge(alice, bob, carol):
         ({"invite_0": "Bob", "unanswered": "maybe"}, "Choose a bot or an open seat.", 400),
         (
             {"invite_0": "Bob", "invite_1": "Carol", "bots": 2},
-            "This table has 1 seats for other people: name at most that many.",
+            "This table has 1 seat for another person: name no more than one.",
             400,
         ),
     ],

@@ -16,7 +16,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db.models import Count, Q
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from games.lib import clock
 from games.lib.names import BOT_NAMES
@@ -55,7 +55,11 @@ def check_invitees(challenger: User, invitees: Sequence[User], seats: int) -> No
         raise BadInput(gettext("Each player can be named once."))
     if len(invitees) > seats:
         raise BadInput(
-            gettext("This table has %(seats)d seats for other people: name at most that many.")
+            ngettext(
+                "This table has %(seats)d seat for another person: name no more than one.",
+                "This table has %(seats)d seats for other people: name at most that many.",
+                seats,
+            )
             % {"seats": seats}
         )
     for invitee in invitees:
