@@ -415,3 +415,19 @@ def test_the_invitee_gets_an_email_if_they_asked_for_it_and_no_card(
     text = all_text(message).lower()
     card_words = [card.words.lower() for card in CARDS]  # "a match of Hearts" names no card
     assert not [words for words in card_words if words in text]
+
+
+def test_a_deleted_account_declines_what_waited_for_it_and_calls_off_what_it_sent(
+    alice, bob, carol
+):
+    from games.accounts.deletion import delete_account
+
+    waiting = challenge(carol, bob, players=3, unanswered="bot")
+    sent = challenge(bob, alice)
+    delete_account(bob)
+    waiting.refresh_from_db()
+    sent.refresh_from_db()
+    assert ChallengeSeat.objects.get(challenge__match=waiting).answer == Answer.DECLINED
+    assert seat_at(waiting, 1).is_bot
+    assert sent.status == "abandoned"
+    assert ChallengeSeat.objects.get(challenge__match=sent).answer == Answer.CANCELLED
