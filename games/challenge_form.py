@@ -43,6 +43,7 @@ class NameInputs(forms.MultiWidget):
                 forms.TextInput(
                     attrs={
                         "aria-label": format_lazy(_("Name {n}"), n=n),
+                        "class": "name-input",
                         "list": SUGGESTIONS_ID,
                         "autocomplete": "off",
                         "maxlength": "40",
@@ -98,7 +99,7 @@ class ChallengeFields(forms.Form):
         choices=Unanswered.choices,
         initial=Unanswered.BOT,
         required=False,
-        widget=forms.RadioSelect,
+        widget=forms.RadioSelect(attrs={"class": "choice-radio"}),
         error_messages={"invalid_choice": _("Choose a bot or an open seat.")},
     )
 
