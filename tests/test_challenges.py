@@ -431,3 +431,25 @@ def test_a_deleted_account_declines_what_waited_for_it_and_calls_off_what_it_sen
     assert seat_at(waiting, 1).is_bot
     assert sent.status == "abandoned"
     assert ChallengeSeat.objects.get(challenge__match=sent).answer == Answer.CANCELLED
+
+
+def test_the_challenges_page_reads_a_bounded_number_of_queries(alice, bob, make_user):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client = client_for(alice)
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(reverse("challenges")).status_code == 200
+        return len(captured)
+
+    challenge(alice, bob)
+    challenge(bob, alice)
+    queries()  # the first visit also notes that the player was seen
+    few = queries()
+    for n in range(4):
+        others = [make_user(f"p{n}{k}", f"P{n}{k}") for k in range(3)]
+        challenge(others[0], alice, others[1])
+        challenge(alice, *others[1:])
+    assert queries() == few
