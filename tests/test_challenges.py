@@ -453,3 +453,11 @@ def test_the_challenges_page_reads_a_bounded_number_of_queries(alice, bob, make_
         challenge(others[0], alice, others[1])
         challenge(alice, *others[1:])
     assert queries() == few
+
+
+def test_the_match_page_names_whom_each_kept_seat_waits_for(alice, bob, carol):
+    match = challenge(alice, bob, carol)
+    challenges.decline(carol, challenge_of(match).pk)
+    page = client_for(alice).get(match.get_absolute_url()).content.decode()
+    assert "Kept for Bob" in page and "Kept for Carol" not in page
+    assert 'name="position" value="1"' not in page  # no bot offered for a kept seat
