@@ -29,6 +29,10 @@ urlpatterns = [
     path("matches/<id:pk>/resign/", views.resign, name="resign"),
     path("matches/<id:pk>/nudge/", views.nudge, name="nudge"),
     path("matches/<id:pk>/hand-over/", views.hand_over, name="hand_over"),
+    path("matches/<id:pk>/again/", views.play_again, name="play_again"),
+    path("matches/<id:pk>/again/no-thanks/", views.no_thanks, name="no_thanks"),
+    path("matches/<id:pk>/again/with-bots/", views.rematch_with_bots, name="rematch_with_bots"),
+    path("play-now/", views.play_now, name="play_now"),
     path("notifications/unsubscribe/<token:token>/", unsubscribe, name="unsubscribe"),
     path("players/<player_name:name>/", views.player_page, name="player"),
     # Before the name, not after it: a display name may hold slashes, and "players/<name>/"

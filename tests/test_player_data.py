@@ -33,7 +33,7 @@ from games.models import (
     notification_settings_for,
 )
 from games.notifications.mail import unsubscribe_token
-from games.services import people
+from games.services import people, rematches
 from games.services.bot_turns import play_bots
 from tests.conftest import PASSWORD
 from tests.factories import (
@@ -121,6 +121,15 @@ def test_the_download_holds_whom_the_player_follows_and_blocks_and_no_one_else_s
     assert [entry["player"] for entry in data["following"]] == ["Bob"]
     assert [entry["player"] for entry in data["blocking"]] == [display_name_of(carol)]
     assert all(entry["since"] for entry in data["following"] + data["blocking"])
+
+
+def test_the_download_holds_the_player_s_answers_to_play_again(alice, bob):
+    match = finished_with(alice, bob)
+    rematches.accept(alice, match.pk)
+    data = client_for(alice).get(DOWNLOAD).json()
+    [answer] = data["rematch_answers"]
+    assert answer["match"] == match.pk and answer["play_again"] is True and answer["at"]
+    assert client_for(bob).get(DOWNLOAD).json()["rematch_answers"] == []
 
 
 def test_each_match_in_the_download_is_the_match_s_own_record_for_the_player(alice, bob):

@@ -1,5 +1,5 @@
-"""The app's models: profiles, e-mail settings, matches, challenges, tournaments, follows and
-blocks."""
+"""The app's models: profiles, e-mail settings, matches, rematches, challenges, tournaments,
+follows, blocks."""
 
 from games.models.challenges import Answer, Challenge, ChallengeSeat, Unanswered
 from games.models.heartbeats import WorkerHeartbeat
@@ -22,6 +22,7 @@ from games.models.people import Block, Follow
 from games.models.profiles import FORMER_PLAYER, Profile, display_name_of, is_former_player
 from games.models.records import Competitor, MatchResult, TableSizeStats
 from games.models.relay import RelayedEvent
+from games.models.rematches import RematchAnswer
 from games.models.tournaments import (
     Entry,
     Round,
@@ -53,6 +54,7 @@ __all__ = [
     "Nudge",
     "Profile",
     "RelayedEvent",
+    "RematchAnswer",
     "Round",
     "RoundStatus",
     "ScoreLine",

@@ -129,6 +129,11 @@ class Match(TimeControl):
     rated = models.BooleanField(
         default=True, help_text=_("The match changes its players' ratings.")
     )
+    # The finished match this one plays again, with the same seats and settings
+    # (games/services/rematches.py); unique, so a match is played again once at most.
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+    )
 
     class Meta:
         verbose_name_plural = "matches"

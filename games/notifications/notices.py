@@ -1,5 +1,5 @@
-"""E-mail a match's notices (a nudge, an open match given up, a challenge) to the players who
-want them.
+"""E-mail a match's notices (a nudge, a match given up, a rematch, a challenge) to the players
+who want them.
 
 A notice about a match goes by e-mail to those concerned who asked for that kind of e-mail
 (`EMAIL_CHOICE`) and have an address; everyone concerned also hears of it live, on any page
@@ -25,7 +25,13 @@ from games.services.events import match_notice
 logger = logging.getLogger(__name__)
 
 # Each kind of notice, and the e-mail choice (a `NotificationSettings` field) that asks for it.
-EMAIL_CHOICE = {"nudge": "turn_emails", "expired": "turn_emails", "challenge": "challenge_emails"}
+EMAIL_CHOICE = {
+    "nudge": "turn_emails",
+    "expired": "turn_emails",
+    "rematch": "turn_emails",
+    "rematch_offer": "turn_emails",
+    "challenge": "challenge_emails",
+}
 KINDS = tuple(EMAIL_CHOICE)
 
 
@@ -48,6 +54,16 @@ def notice_words(kind: str, by: str, match_id: int) -> tuple[str, str]:
             gettext("%(by)s challenges you to a match of Hearts") % {"by": by},
             gettext("%(by)s challenges you to match %(match)s: accept or decline it.")
             % {"by": by, "match": match_id},
+        )
+    if kind == "rematch":
+        return (
+            gettext("Your rematch has started: match %(match)s") % {"match": match_id},
+            gettext("Your rematch has started: match %(match)s.") % {"match": match_id},
+        )
+    if kind == "rematch_offer":
+        return (
+            gettext("%(by)s would play match %(match)s again") % {"by": by, "match": match_id},
+            gettext("%(by)s would play match %(match)s again.") % {"by": by, "match": match_id},
         )
     days = settings.OPEN_MATCH_EXPIRY_DAYS
     return (

@@ -27,6 +27,7 @@ from games.services.stalled import silent_since_limit
 from games.services.table import Changed
 
 from .hand import hand_cards, pass_info
+from .rematch import rematch_panel
 from .sheet import Line, score_sheet, sheet_lines
 from .shuffle import shuffle_summary
 from .table import (
@@ -94,6 +95,8 @@ def match_context(
         # Its commitment, and a link to check every deal once the secret is shown: drawn in
         # the heading, which a move's answer draws only once the match is over.
         "shuffle": SimpleLazyObject(lambda: shuffle_summary(match)),
+        # Read only by the full page, below the score sheet of a finished match.
+        "rematch": SimpleLazyObject(lambda: rematch_panel(match, user)),
         "error": error,
         "empty_seats": [p for p in around if p.is_empty and not p.kept_for],
         "moon_label": MoonOption(match.moon_option).label,

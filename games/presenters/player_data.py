@@ -25,6 +25,7 @@ from games.models import (
     NotificationSettings,
     Nudge,
     Profile,
+    RematchAnswer,
     TableSizeStats,
     display_name_of,
 )
@@ -55,6 +56,14 @@ def player_data(user: User) -> dict[str, Any]:
         ],
         "following": _names(Follow.objects.filter(follower=user).select_related("followed")),
         "blocking": _names(Block.objects.filter(blocker=user).select_related("blocked")),
+        "rematch_answers": [
+            {
+                "match": answer.match_id,
+                "play_again": answer.accepted,
+                "at": _when(answer.answered_at),
+            }
+            for answer in RematchAnswer.objects.filter(user=user).order_by("answered_at")
+        ],
         "matches": _matches(user),
     }
 

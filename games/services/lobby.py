@@ -48,9 +48,24 @@ def check_open_matches(user: User) -> None:
         )
 
 
+def new_match_row(creator: User, options: MatchOptions, **fields: object) -> Match:
+    """Create a match's row from the options, with a newly drawn secret (no seats yet)."""
+    return Match.objects.create(
+        created_by=creator,
+        rules=options.rule_set().to_dict(),
+        is_private=options.private,
+        auto_finish=options.auto_finish,
+        **Shuffle.draw().fields(),
+        **options.time_control(),
+        # A public rating would tell what a private match did (games/services/results.py).
+        rated=options.rated and not options.private,
+        **fields,
+    )
+
+
 def create_match(user: User, options: MatchOptions) -> Match:
     """Create a match with the creator in seat 0 and bots in the last `bots` seats."""
-    rules = options.rule_set()
+    options.rule_set()  # the engine refuses bad rules before anything is written
     if not 0 <= options.bots < options.players:
         raise BadInput(
             gettext("Choose between 0 and %(most)s bots.") % {"most": options.players - 1}
@@ -60,16 +75,7 @@ def create_match(user: User, options: MatchOptions) -> Match:
     with write_transaction():
         if options.bots < options.players - 1:  # against bots alone, it starts at once
             check_open_matches(user)
-        match = Match.objects.create(
-            created_by=user,
-            rules=rules.to_dict(),
-            is_private=options.private,
-            auto_finish=options.auto_finish,
-            **Shuffle.draw().fields(),
-            **options.time_control(),
-            # A public rating would tell what a private match did (games/services/results.py).
-            rated=options.rated and not options.private,
-        )
+        match = new_match_row(user, options)
         first_bot = options.players - options.bots
         Seat.objects.bulk_create(
             Seat(

@@ -13,7 +13,7 @@ from games.models import BotLevel
 from games.services.errors import BadInput
 
 if TYPE_CHECKING:
-    from games.models import Tournament
+    from games.models import Match, Tournament
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,30 @@ class MatchOptions:
             bank_seconds=tournament.bank_seconds,
             timeouts_to_leave=tournament.timeouts_to_leave,
             allow_vacation=tournament.allow_vacation,
+        )
+
+    @classmethod
+    def of_match(cls, match: "Match") -> "MatchOptions":
+        """Return the settings a match was created with, to create another like it.
+
+        The seats are not settings: `bots` and `bot_levels` are left at their defaults, for
+        the caller to choose (a rematch seats the same bots where they sat).
+        """
+        rules = match.rule_set
+        return cls(
+            players=rules.players,
+            variant=rules.variant,
+            bonus_card=rules.bonus_card,
+            target=rules.target,
+            moon=rules.moon,
+            hands=rules.hands,
+            private=match.is_private,
+            auto_finish=match.auto_finish,
+            decision_seconds=match.decision_seconds,
+            bank_seconds=match.bank_seconds,
+            timeouts_to_leave=match.timeouts_to_leave,
+            allow_vacation=match.allow_vacation,
+            rated=match.rated,
         )
 
     def rule_set(self, players: int | None = None) -> engine.RuleSet:

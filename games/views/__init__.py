@@ -20,6 +20,7 @@ from games.views.matches import (
 from games.views.pages import create_match, home, invite, lobby
 from games.views.people import block, follow, friends, unblock, unfollow
 from games.views.players import bot_page, leaderboard, player_page
+from games.views.rematches import no_thanks, play_again, play_now, rematch_with_bots
 from games.views.review import hand_review, tricks_so_far
 from games.views.rules import rules_page
 from games.views.shuffles import shuffle_record, verify_shuffle
@@ -50,11 +51,15 @@ __all__ = [
     "lobby",
     "match_page",
     "match_record",
+    "no_thanks",
     "nudge",
     "pass_cards",
+    "play_again",
     "play_card",
+    "play_now",
     "player_page",
     "register",
+    "rematch_with_bots",
     "remove_bot",
     "resign",
     "rules_page",

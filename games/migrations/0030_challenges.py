@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0028_follows_and_blocks'),
+        ('games', '0029_rematch'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
