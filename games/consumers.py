@@ -152,9 +152,10 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.send_json({key: event[key] for key in NOTICE_FIELDS if key in event})
 
     async def match_notice(self, event: dict[str, object]) -> None:
-        """Tell the page of a notice about one of its user's matches (a nudge, say)."""
-        keys = ("type", "match", "kind", "text")
-        await self.send_json({key: event[key] for key in keys})
+        """Tell the page of a notice about one of its user's matches (a nudge, say); a
+        challenge's leads to the Challenges page (`url`)."""
+        keys = ("type", "match", "kind", "text", "url")
+        await self.send_json({key: event[key] for key in keys if key in event})
 
     async def tournament_seated(self, event: dict[str, object]) -> None:
         """Tell the page where its user is seated in a tournament's round."""

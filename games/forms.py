@@ -11,6 +11,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games import engine, services
+from games.challenge_form import ChallengeFields
 from games.lib.form_fields import WholeNumberField
 from games.match_settings_form import MatchSettingsFields
 from games.models import BonusCard, BotLevel, Variant
@@ -72,14 +73,16 @@ class BotLevelsField(forms.MultiValueField):
         return tuple(value or BotLevel.NORMAL for value in values)
 
 
-class CreateMatchForm(MatchSettingsFields, forms.Form):
+class CreateMatchForm(MatchSettingsFields, ChallengeFields, forms.Form):
     """What a player chooses when opening a new match (R1.1, R4.3, R4.5, R4.7): the settings
-    every match has (`MatchSettingsFields`), and the seats, privacy and rating of this one."""
+    every match has (`MatchSettingsFields`), the seats, privacy and rating of this one, and
+    the people challenged by name to it (`ChallengeFields`)."""
 
     # The lobby's order, the settings among the lobby's own choices.
     field_order = [
         "variant", "bonus_card", "players", "target", "hands", "moon", "bots", "bot_levels",
-        "private", "auto_finish", "decision_seconds", "bank", "rated", "allow_vacation",
+        "invite", "answer_within", "unanswered", "private", "auto_finish", "decision_seconds",
+        "bank", "rated", "allow_vacation",
     ]  # fmt: skip
 
     players = forms.TypedChoiceField(

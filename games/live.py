@@ -23,6 +23,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.dispatch import receiver
+from django.urls import reverse
 from django.utils.translation import override
 
 from games.lib import clock
@@ -290,7 +291,9 @@ def relay_notice(
         if kind in KINDS:
             with override(supported(chosen.get(user_id)) or settings.LANGUAGE_CODE):
                 words = str(notice_words(kind, by, match_id)[1])
-        event = {"type": "match.notice", "match": match_id, "kind": kind, "text": words}
+        event: Event = {"type": "match.notice", "match": match_id, "kind": kind, "text": words}
+        if kind == "challenge":
+            event["url"] = reverse("challenges")  # the invitee answers there, not at the match
         messages.append((user_group(user_id), event))
     _send(messages, f"a notice of match {match_id}")
 

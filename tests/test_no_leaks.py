@@ -458,3 +458,47 @@ def test_a_deal_group_keeps_its_secret_until_its_round_is_closed(make_user, db):
     for match in (first, second):
         page = viewers["an outsider"].get(reverse("verify_shuffle", args=[match.pk])).text
         assert match.secret in leaked_secrets(page, secrets), "revealed once the round closes"
+
+
+def test_challenge_pages_and_emails_show_no_card_and_no_secret(
+    clock, make_user, settings, django_capture_on_commit_callbacks
+):
+    """The Challenges page, *Your turn*'s list of challenges and the challenge e-mail, for
+    the challenger and each invitee, once the challenge's match is dealt."""
+    from datetime import timedelta
+
+    from games.models import Challenge
+    from games.services import challenges
+    from games.services.match_options import MatchOptions
+    from games.services.shuffles import Shuffle
+
+    settings.SITE_URL = "https://hearts.example.com"
+    alice = make_user("alice", "Alice", email="alice@example.com")
+    invitees = [make_user(n, n.title(), email=f"{n}@example.com") for n in ("bob", "carol")]
+    for user in invitees:
+        opt_in(user, challenge_emails=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = challenges.create_challenge(
+            alice, MatchOptions(players=4, bots=1), invitees, timedelta(days=3)
+        )
+    Match.objects.filter(pk=match.pk).update(**Shuffle.of(secret_for(41)).fields())
+    pk = Challenge.objects.get(match=match).pk
+    run_due_tasks(clock.advance(seconds=1))
+    for user in invitees:
+        challenges.accept(user, pk)
+    match.refresh_from_db()
+    assert match.status == "active"
+    state, secrets = state_of(match), deal_secrets(match)
+    for user in (alice, *invitees):
+        client = client_for(user)
+        for route in ("challenges", "home"):
+            html = client.get(reverse(route)).content.decode()
+            where = f"{route} for {user.username}"
+            assert_hides(html, state, seat_of(match, user), where)
+            assert_keeps_secrets(html, secrets, where)
+    assert len(mail.outbox) == 2
+    for message in mail.outbox:
+        text = all_text(message)
+        assert_keeps_secrets(text, secrets, message.subject)
+        for card in engine.CARDS:
+            assert card.words not in text, message.subject

@@ -22,6 +22,7 @@ import games
 import games.forms
 from games import services
 from games.accounts import forms as account_forms
+from games.challenge_form import NameQueryForm
 from games.lib.converters import MAX_ID
 from games.models import Match
 from tests.factories import make_match
@@ -133,6 +134,7 @@ QUERY_PARAMETERS = ("since", "step", "part", "players", "page", "next", "languag
 FORM_CLASSES = (
     *(c for c in vars(games.forms).values() if isinstance(c, type) and issubclass(c, BaseForm)),
     *(c for c in vars(account_forms).values() if isinstance(c, type) and issubclass(c, BaseForm)),
+    NameQueryForm,
     auth_forms.AuthenticationForm,
     auth_forms.PasswordChangeForm,
     auth_forms.SetPasswordForm,

@@ -15,6 +15,7 @@ from games.lib import names
 from games.lib.form_fields import WholeNumberField
 from games.lib.languages import language_choices
 from games.models import NotificationSettings, Profile
+from games.models.notifications import EMAILS_OFF
 from games.services import vacations
 
 
@@ -173,8 +174,9 @@ class EmailForm(PasswordConfirmedForm):
                 models.Q(turn_emails=True)
                 | models.Q(daily_digest=True)
                 | models.Q(deadline_reminders=True)
+                | models.Q(challenge_emails=True)
             )
-            .update(turn_emails=False, daily_digest=False, deadline_reminders=False)
+            .update(**EMAILS_OFF)
             > 0
         )
 
@@ -184,7 +186,7 @@ class NotificationForm(forms.ModelForm[NotificationSettings]):
 
     class Meta:
         model = NotificationSettings
-        fields = ("turn_emails", "daily_digest", "deadline_reminders")
+        fields = ("turn_emails", "daily_digest", "deadline_reminders", "challenge_emails")
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()

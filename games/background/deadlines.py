@@ -27,7 +27,7 @@ from django_tasks_db.models import DBTaskResult, DBTaskResultQuerySet
 from games.lib import clock
 from games.lib.queues import NOW
 from games.notifications import reminders
-from games.services import stalled, vacations
+from games.services import challenges, stalled, vacations
 from games.services.errors import ActionRefused
 from games.services.events import deadlines_set
 from games.services.timeouts import due, time_out
@@ -159,6 +159,7 @@ def sweep_deadlines(context: TaskContext) -> int:
     _run(vacations.sweep)
     queued = _run(queue_missed_timeouts)
     _run(reminders.send_due_reminders)
+    _run(challenges.expire_challenges)  # before the stalled matches: a seat may go to a bot
     _run(stalled.expire_open_matches)
     _run(queue_stuck_bots)  # tables left waiting on a bot (its task lost)
     _run(queue_due_rounds)  # tournament rounds past their deadline whose task was lost

@@ -1,5 +1,7 @@
-"""The app's models: profiles, e-mail settings, matches, rematches, tournaments, follows, blocks."""
+"""The app's models: profiles, e-mail settings, matches, rematches, challenges, tournaments,
+follows, blocks."""
 
+from games.models.challenges import Answer, Challenge, ChallengeSeat, Unanswered
 from games.models.heartbeats import WorkerHeartbeat
 from games.models.matches import (
     Action,
@@ -33,6 +35,10 @@ from games.models.tournaments import (
 
 __all__ = [
     "Action",
+    "Answer",
+    "Challenge",
+    "ChallengeSeat",
+    "Unanswered",
     "Block",
     "BonusCard",
     "BotLevel",

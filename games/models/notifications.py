@@ -30,6 +30,11 @@ class NotificationSettings(models.Model):
             "each decision 5 hours or more; several at once come in one e-mail."
         ),
     )
+    challenge_emails = models.BooleanField(
+        default=False,
+        verbose_name=_("E-mail me when someone challenges me"),
+        help_text=_("One e-mail for each challenge, naming who sent it."),
+    )
     # Written at most about once a minute by the last-seen middleware.
     last_seen = models.DateTimeField(null=True, blank=True)
     last_turn_email_at = models.DateTimeField(null=True, blank=True)
@@ -45,7 +50,21 @@ class NotificationSettings(models.Model):
 
     @property
     def any_email(self) -> bool:
-        return self.turn_emails or self.daily_digest or self.deadline_reminders
+        return (
+            self.turn_emails
+            or self.daily_digest
+            or self.deadline_reminders
+            or self.challenge_emails
+        )
+
+
+# Every e-mail a player can choose, turned off: unsubscribing, or an address removed.
+EMAILS_OFF = {
+    "turn_emails": False,
+    "daily_digest": False,
+    "deadline_reminders": False,
+    "challenge_emails": False,
+}
 
 
 def notification_settings_for(user: User) -> NotificationSettings:

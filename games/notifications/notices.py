@@ -1,9 +1,10 @@
-"""E-mail a match's notices (a nudge, a match given up, a rematch) to the players who want them.
+"""E-mail a match's notices (a nudge, a match given up, a rematch, a challenge) to the players
+who want them.
 
-A notice about a match goes by e-mail to those of its players who asked for turn e-mails and
-have an address; everyone concerned also hears of it live, on any page (`games/live.py`). The
-e-mail is queued for the worker once the change is committed, and names the match and players,
-never a card.
+A notice about a match goes by e-mail to those concerned who asked for that kind of e-mail
+(`EMAIL_CHOICE`) and have an address; everyone concerned also hears of it live, on any page
+(`games/live.py`). The e-mail is queued for the worker once the change is committed, and
+names the match and players, never a card.
 """
 
 import logging
@@ -11,6 +12,7 @@ import logging
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.dispatch import receiver
+from django.urls import reverse
 from django.utils.translation import gettext, ngettext, override
 from django_tasks import task
 
@@ -22,7 +24,20 @@ from games.services.events import match_notice
 
 logger = logging.getLogger(__name__)
 
-KINDS = ("nudge", "expired", "rematch", "rematch_offer")
+# Each kind of notice, and the e-mail choice (a `NotificationSettings` field) that asks for it.
+EMAIL_CHOICE = {
+    "nudge": "turn_emails",
+    "expired": "turn_emails",
+    "rematch": "turn_emails",
+    "rematch_offer": "turn_emails",
+    "challenge": "challenge_emails",
+}
+KINDS = tuple(EMAIL_CHOICE)
+
+
+def notice_url(kind: str, match: Match) -> str:
+    """Return where a notice leads: the challenges to answer, or the match."""
+    return reverse("challenges") if kind == "challenge" else match.get_absolute_url()
 
 
 def notice_words(kind: str, by: str, match_id: int) -> tuple[str, str]:
@@ -32,6 +47,12 @@ def notice_words(kind: str, by: str, match_id: int) -> tuple[str, str]:
             gettext("%(by)s is waiting for your move in match %(match)s")
             % {"by": by, "match": match_id},
             gettext("%(by)s nudged you: match %(match)s waits for your move.")
+            % {"by": by, "match": match_id},
+        )
+    if kind == "challenge":
+        return (
+            gettext("%(by)s challenges you to a match of Hearts") % {"by": by},
+            gettext("%(by)s challenges you to match %(match)s: accept or decline it.")
             % {"by": by, "match": match_id},
         )
     if kind == "rematch":
@@ -62,10 +83,12 @@ def send_match_notice(user_id: int, match_id: int, kind: str, text: str, by: str
 
     The e-mail says it in the player's language; `text` is the words others heard live.
     """
+    if kind not in KINDS:
+        return False
     wanted = NotificationSettings.objects.filter(
-        user_id=user_id, turn_emails=True, user__is_active=True
+        user_id=user_id, user__is_active=True, **{EMAIL_CHOICE[kind]: True}
     ).exclude(user__email="")
-    if kind not in KINDS or not wanted.exists():
+    if not wanted.exists():
         return False
     user = get_user_model().objects.get(pk=user_id)
     match = Match.objects.filter(pk=match_id).first()
@@ -78,7 +101,7 @@ def send_match_notice(user_id: int, match_id: int, kind: str, text: str, by: str
             "text": words,
             "by": by,
             "match_id": match_id,
-            "url": mail.absolute(match.get_absolute_url()),
+            "url": mail.absolute(notice_url(kind, match)),
         }
         mail.send(user, "match_notice", subject, context)
     return True
@@ -95,10 +118,12 @@ def queue_match_notices(
     by: str = "",
     **kwargs: object,
 ) -> None:
-    """Queue the e-mail of a notice for each player concerned who wants turn e-mails."""
+    """Queue the e-mail of a notice for each player concerned who wants that kind of e-mail."""
+    if kind not in KINDS:
+        return
     try:
         opted_in = NotificationSettings.objects.filter(
-            user_id__in=set(user_ids), turn_emails=True
+            user_id__in=set(user_ids), **{EMAIL_CHOICE[kind]: True}
         ).values_list("user_id", flat=True)
         for user_id in sorted(opted_in):
             send_match_notice.enqueue(

@@ -7,6 +7,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from games.models import NotificationSettings
+from games.models.notifications import EMAILS_OFF
 from games.notifications.mail import user_id_from_token
 
 BAD_INPUT = 400
@@ -27,6 +28,6 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     if not rows.exists():
         return render(request, "notifications/unsubscribe_invalid.html", status=NOT_FOUND)
     if request.method == "POST":
-        rows.update(turn_emails=False, daily_digest=False, deadline_reminders=False)
+        rows.update(**EMAILS_OFF)
         return render(request, "notifications/unsubscribed.html")
     return render(request, "notifications/unsubscribe.html", {"token": token})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
@@ -12,7 +13,15 @@ from django.utils.translation import gettext_lazy
 from games import engine
 from games.access import is_sealed
 from games.lib import clock
-from games.models import Match, MatchStatus, MoonOption, Seat
+from games.models import (
+    Answer,
+    ChallengeSeat,
+    Match,
+    MatchStatus,
+    MoonOption,
+    Seat,
+    display_name_of,
+)
 from games.services import nudges
 from games.services.stalled import silent_since_limit
 from games.services.table import Changed
@@ -64,6 +73,8 @@ def match_context(
     if sealed:
         view = sealed_view(view)  # type: ignore[arg-type]
     around = places(seats, seat, view)
+    if match.status == MatchStatus.OPEN:
+        around = _with_kept_seats(match, around)
     by_pos = {p.position: p for p in around}
     me = by_pos[seat.position] if seat else None
     lines = sheet_lines(view)
@@ -87,12 +98,21 @@ def match_context(
         # Read only by the full page, below the score sheet of a finished match.
         "rematch": SimpleLazyObject(lambda: rematch_panel(match, user)),
         "error": error,
-        "empty_seats": [p for p in around if p.is_empty],
+        "empty_seats": [p for p in around if p.is_empty and not p.kept_for],
         "moon_label": MoonOption(match.moon_option).label,
         **_table_facts(match, view, around, by_pos, me, lines, sealed, changed),
         **_hand_facts(view, by_pos, selected),
         **table_actions(match, seats, seat),
     }
+
+
+def _with_kept_seats(match: Match, around: list[Place]) -> list[Place]:
+    """Name, on each seat kept for a challenged person who has not answered, whom it waits for."""
+    pending = ChallengeSeat.objects.filter(challenge__match=match, answer=Answer.PENDING)
+    kept = {
+        c.position: display_name_of(c.invitee) for c in pending.select_related("invitee__profile")
+    }
+    return [replace(p, kept_for=kept[p.position]) if p.position in kept else p for p in around]
 
 
 def _table_facts(

@@ -111,6 +111,7 @@ def _notifications(user: User) -> dict[str, Any]:
         "turn_emails": chosen.turn_emails,
         "daily_digest": chosen.daily_digest,
         "deadline_reminders": chosen.deadline_reminders,
+        "challenge_emails": chosen.challenge_emails,
         "last_seen": _when(chosen.last_seen),
     }
 

@@ -65,6 +65,8 @@ class Place:
     away_until: datetime | None = None
     clock_stopped: bool = False
     deadline_near: bool = False
+    # An empty seat kept for a challenged person who has not answered: their name.
+    kept_for: str = ""
 
     @property
     def spot(self) -> int:

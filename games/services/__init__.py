@@ -1,5 +1,6 @@
 """The only code that changes a match: each action is one transaction on a locked match row."""
 
+from games.services import challenges
 from games.services.errors import (
     ActionRefused,
     BadInput,
@@ -36,6 +37,7 @@ __all__ = [
     "StaleVersion",
     "TooManyOpen",
     "add_bot",
+    "challenges",
     "choose_moon",
     "create_match",
     "join_match",

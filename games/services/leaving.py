@@ -3,7 +3,8 @@
 The matches others play go on without them, by the services a player leaving one match uses:
 an open match they created is cancelled (`leave_match`), an open seat in another's match is
 freed, a seat in play is handed to a bot (`resign`, as when they resign), and a tournament
-entry is withdrawn (`set_withdrawn`: bots take its seats in play). Nothing here touches a
+entry is withdrawn (`set_withdrawn`: bots take its seats in play), and a challenge waiting for
+their answer is declined (its seat goes as its challenger chose). Nothing here touches a
 result, a log or a rating: the matches keep their seat, under the name the account shows.
 """
 
@@ -14,7 +15,8 @@ from contextlib import suppress
 
 from django.contrib.auth.models import User
 
-from games.models import Entry, MatchStatus, Seat, TournamentStatus
+from games.models import Answer, ChallengeSeat, Entry, MatchStatus, Seat, TournamentStatus
+from games.services.challenges import decline
 from games.services.errors import ActionRefused
 from games.services.lobby import leave_match
 from games.services.play import resign
@@ -34,6 +36,9 @@ def leave_everything(user: User) -> None:
         _quietly(leave_match, user, match_id)
     for match_id in _seated(user, MatchStatus.ACTIVE):
         _quietly(resign, user, match_id)
+    waiting = ChallengeSeat.objects.filter(invitee=user, answer=Answer.PENDING)
+    for challenge_id in sorted(set(waiting.values_list("challenge_id", flat=True))):
+        _quietly(decline, user, challenge_id)
 
 
 def _seated(user: User, status: MatchStatus) -> list[int]:

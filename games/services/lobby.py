@@ -8,8 +8,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.utils.translation import gettext
 
+from games.lib import clock
 from games.lib.names import BOT_NAMES
-from games.models import BotLevel, Match, MatchStatus, Seat
+from games.models import Answer, BotLevel, ChallengeSeat, Match, MatchStatus, Seat
 from games.services import clocks, people
 from games.services.errors import BadInput, Conflict, NotAllowed, TooManyOpen
 from games.services.events import announce_lobby_after_commit
@@ -28,7 +29,7 @@ def _check_bot_levels(levels: Sequence[str]) -> None:
         )
 
 
-def _check_open_matches(user: User) -> None:
+def check_open_matches(user: User) -> None:
     """Refuse a player one more open match than MAX_OPEN_MATCHES_PER_PLAYER (created or joined).
 
     Open matches cost every lobby visit a row, and nothing else ends them: the cap keeps one
@@ -73,7 +74,7 @@ def create_match(user: User, options: MatchOptions) -> Match:
     _check_bot_levels(options.bot_levels)
     with write_transaction():
         if options.bots < options.players - 1:  # against bots alone, it starts at once
-            _check_open_matches(user)
+            check_open_matches(user)
         match = new_match_row(user, options)
         first_bot = options.players - options.bots
         Seat.objects.bulk_create(
@@ -151,7 +152,26 @@ def _require_creator(table: LockedTable, user: User) -> None:
         raise NotAllowed(gettext("Only the player who created this match can change its seats."))
 
 
-def _start_if_full(table: LockedTable) -> None:
+def kept_positions(match_id: int) -> set[int]:
+    """Return the positions of the seats kept for challenged people who have not answered."""
+    pending = ChallengeSeat.objects.filter(challenge__match_id=match_id, answer=Answer.PENDING)
+    return set(pending.values_list("position", flat=True))
+
+
+def _free_seats(table: LockedTable) -> list[Seat]:
+    """Return the empty seats anyone may take: not those kept for a challenged person."""
+    kept = kept_positions(table.match.pk)
+    return [seat for seat in table.seats if seat.is_empty and seat.position not in kept]
+
+
+def end_invitations(match_id: int) -> None:
+    """Withdraw the unanswered invitations of a match that starts or is called off."""
+    pending = ChallengeSeat.objects.filter(challenge__match_id=match_id, answer=Answer.PENDING)
+    pending.update(answer=Answer.CANCELLED, answered_at=clock.now())
+
+
+def start_if_full(table: LockedTable) -> None:
+    """Start the match once no seat is empty (a kept seat is empty until its person accepts)."""
     if not any(seat.is_empty for seat in table.seats):
         table.start()
 
@@ -168,15 +188,21 @@ def join_match(user: User, match_id: int, invite_code: str = "") -> Changed:
     if match.is_private and not secrets.compare_digest(given, match.invite_code.encode()):
         raise NotAllowed(gettext("This match is private: you need its invite link to join."))
     people.check_may_sit_with(user, [s.user_id for s in table.seats if s.user_id is not None])
-    empty = [seat for seat in table.seats if seat.is_empty]
+    if ChallengeSeat.objects.filter(
+        challenge__match_id=match_id, invitee=user, answer=Answer.PENDING
+    ).exists():
+        raise Conflict(
+            gettext("A seat is kept for you here: accept the challenge on your Challenges page.")
+        )
+    empty = _free_seats(table)
     if not empty:
         raise Conflict(gettext("Every seat in this match is taken."))
     if len(empty) > 1:  # taking the last seat starts the match: no open match more
-        _check_open_matches(user)
+        check_open_matches(user)
     seat = empty[0]
     seat.user = user
     seat.save(update_fields=["user"])
-    _start_if_full(table)
+    start_if_full(table)
     return table.save()
 
 
@@ -189,6 +215,7 @@ def leave_match(user: User, match_id: int) -> Changed:
         raise Conflict(gettext("You do not have a seat in this match."))
     if table.match.created_by_id == user.pk:
         table.match.status = MatchStatus.ABANDONED
+        end_invitations(match_id)
     else:
         seat.user = None
         seat.save(update_fields=["user"])
@@ -203,7 +230,7 @@ def add_bot(
     _check_bot_levels([level])
     table = _open_table(match_id)
     _require_creator(table, user)
-    empty = [seat for seat in table.seats if seat.is_empty]
+    empty = _free_seats(table)
     if position is not None:
         empty = [seat for seat in empty if seat.position == position]
     if not empty:
@@ -213,7 +240,7 @@ def add_bot(
     seat.bot_name = BOT_NAMES[seat.position]
     seat.bot_level = level
     seat.save(update_fields=["controller", "bot_name", "bot_level"])
-    _start_if_full(table)
+    start_if_full(table)
     return table.save()
 
 
@@ -233,9 +260,14 @@ def remove_bot(user: User, match_id: int, position: int) -> Changed:
 
 @write_transaction()
 def start_match(user: User, match_id: int) -> Changed:
-    """Fill every empty seat with a bot and deal the first hand."""
+    """Fill every empty seat with a bot and deal the first hand.
+
+    Seats kept for challenged people who have not answered go to bots too: starting now is
+    the creator's answer to the wait.
+    """
     table = _open_table(match_id)
     _require_creator(table, user)
+    end_invitations(match_id)
     for seat in table.seats:
         if seat.is_empty:
             seat.controller = Seat.Controller.BOT

@@ -68,6 +68,13 @@ def blocked_with_any(user: User, others: Iterable[int]) -> bool:
     return Block.objects.filter(either).exists()
 
 
+def blocked_ids(user: User) -> set[int]:
+    """Return the ids of everyone the user blocked or is blocked by."""
+    mine = Block.objects.filter(blocker=user).values_list("blocked_id", flat=True)
+    theirs = Block.objects.filter(blocked=user).values_list("blocker_id", flat=True)
+    return set(mine) | set(theirs)
+
+
 def check_may_sit_with(user: User, others: Iterable[int]) -> None:
     """Refuse to seat the user with any of these people (by id) if either blocked the other."""
     if blocked_with_any(user, others):

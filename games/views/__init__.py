@@ -1,5 +1,6 @@
 """The site's pages: a player's matches, the lobby, the match table, and tournaments."""
 
+from games.views.challenges import accept, cancel, challenge_list, decline, name_suggestions
 from games.views.exports import match_record, scores_csv
 from games.views.matches import (
     add_bot,
@@ -26,6 +27,11 @@ from games.views.shuffles import shuffle_record, verify_shuffle
 from games.views.tournaments import register, tournament_list, tournament_page, withdraw
 
 __all__ = [
+    "accept",
+    "cancel",
+    "challenge_list",
+    "decline",
+    "name_suggestions",
     "block",
     "follow",
     "friends",

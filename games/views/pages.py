@@ -13,9 +13,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import services
 from games.access import holds_seat, may_view
+from games.challenge_form import NameQueryForm
 from games.forms import CreateMatchForm, JoinForm
 from games.lib.requests import AuthenticatedHttpRequest
 from games.models import Match, MatchStatus, Seat
+from games.presenters import challenges as challenges_presenter
 from games.services import people
 
 # A form sent back with errors is a client error: say so with 400, not 200.
@@ -57,6 +59,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "-match__finished_at"
         )[:RECENTLY_FINISHED],
         "open": seats.filter(match__status=MatchStatus.OPEN).order_by("-match__created_at"),
+        "challenges": challenges_presenter.received(request.user, waiting_only=True),
     }
     return render(request, "pages/your_turn.html", context)
 
@@ -92,8 +95,12 @@ def _lobby(
 @login_required
 @require_GET
 def lobby(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """List open matches to join and matches in play to watch, and offer a form to create one."""
-    return _lobby(request, CreateMatchForm())
+    """List open matches to join and matches in play to watch, and offer a form to create one.
+
+    A player page's Challenge button comes here with `?name=`, filling in the first name.
+    """
+    name = NameQueryForm(request.GET).typed()
+    return _lobby(request, CreateMatchForm(initial={"invite": [name] if name else []}))
 
 
 @login_required
@@ -103,12 +110,26 @@ def create_match(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = CreateMatchForm(request.POST)
     if not form.is_valid():
         return _lobby(request, form, status=BAD_INPUT)
+    invitees = form.cleaned_data["invite"]
     try:
-        match = services.create_match(request.user, form.options())
+        if invitees:
+            match = services.challenges.create_challenge(
+                request.user,
+                form.options(),
+                invitees,
+                form.wait(),
+                form.cleaned_data["unanswered"],
+            )
+        else:
+            match = services.create_match(request.user, form.options())
     except services.ActionRefused as refusal:
         form.add_error(None, refusal.message)
         return _lobby(request, form, status=refusal.status)
-    if match.status == MatchStatus.OPEN:
+    if invitees:
+        messages.success(
+            request, gettext("Your challenge is sent: the match starts when all accept.")
+        )
+    elif match.status == MatchStatus.OPEN:
         messages.success(
             request, gettext("Your match is open: invite players, add bots, or start it.")
         )

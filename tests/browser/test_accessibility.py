@@ -7,6 +7,7 @@ in a context that lets the page take axe's script in spite of the site's
 Content-Security-Policy, which allows no script but its own.
 """
 
+from datetime import timedelta
 from importlib.resources import files
 
 import axe_playwright_python
@@ -15,7 +16,8 @@ from django.test import Client
 from playwright.sync_api import Page
 
 from games import engine
-from games.services import people
+from games.services import challenges, people
+from games.services.match_options import MatchOptions
 from tests.browser.helpers import off_the_loop
 from tests.conftest import PASSWORD
 from tests.factories import make_match, next_move, play_to_the_end, state_of
@@ -52,6 +54,9 @@ def build_site(alice, bob, staff) -> dict[str, str]:
     tournament = one_closed_round(staff, alice)
     people.follow(alice, bob)
     people.block(alice, staff)
+    # A challenge each way: Your turn and the Challenges page list one received and one sent.
+    challenges.create_challenge(bob, MatchOptions(players=3), [alice], timedelta(days=3))
+    challenges.create_challenge(alice, MatchOptions(players=4), [bob], timedelta(days=3))
     return {
         "your-turn": "/",
         "lobby": "/lobby/",
@@ -67,6 +72,7 @@ def build_site(alice, bob, staff) -> dict[str, str]:
         "player": "/players/Alice/",
         "other-player": "/players/Bob/",
         "friends": "/friends/",
+        "challenges": "/challenges/",
         "bot": "/bots/easy/",
         "leaderboard": "/leaderboard/",
         "tournaments": "/tournaments/",

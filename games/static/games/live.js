@@ -297,9 +297,10 @@
     announce(text);
   }
 
-  // A notice about one of this player's matches (nudged, or given up): its words, a link.
+  // A notice about one of this player's matches (nudged, given up, challenged): its words, a
+  // link (a challenge's leads to the challenges to answer).
   function onNotice(data) {
-    toast("notice-" + data.match + "-" + data.kind, data.text, matchPath(data.match));
+    toast("notice-" + data.match + "-" + data.kind, data.text, data.url || matchPath(data.match));
     announce(data.text);
   }
 
