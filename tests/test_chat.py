@@ -125,7 +125,7 @@ def test_a_duplicate_deal_tournament_table_takes_phrases_only(db):
     player = match.seats.get(position=0).user
     assert say(player, match, text="hello").status_code == 403
     assert say(player, match, preset="good_luck").status_code == 200
-    assert not chat.takes_free_text(match)
+    assert not chat.standing(player, match).free_text
 
 
 def test_a_sealed_table_has_no_chat_for_the_other_tables_players(db):

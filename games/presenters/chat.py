@@ -8,7 +8,7 @@ from datetime import datetime
 
 from games.access import Viewer
 from games.lib.chat_presets import PRESETS, preset_words
-from games.models import ChatMessage, Match, Mute, Room, Seat, display_name_of
+from games.models import ChatMessage, Match, Room, Seat, display_name_of
 from games.presenters.players import user_url
 from games.services import chat
 
@@ -42,7 +42,8 @@ class ChatView:
     writes_in: str | None  # the room the form posts to; None: no form
     free_text: bool  # the form offers a text box
     phrases: list[tuple[str, str]]  # (key, words in the reader's language)
-    muted_here: list[str]  # names of the people the viewer muted who wrote in this match
+    # Names of the people the viewer muted among the latest messages here, to unmute.
+    muted_here: list[str]
 
     @property
     def shown(self) -> bool:
@@ -60,39 +61,33 @@ def _shown(message: ChatMessage, viewer: Viewer) -> ShownMessage:
     )
 
 
-def _muted_here(viewer: Viewer, match: Match) -> list[str]:
-    if viewer is None or not viewer.is_authenticated:
-        return []
-    authors = ChatMessage.objects.filter(match=match).values("author_id")
-    mutes = Mute.objects.filter(user_id=viewer.pk, muted_id__in=authors).select_related(
-        "muted__profile"
-    )
-    return sorted(display_name_of(mute.muted) for mute in mutes)
-
-
 def chat_view(match: Match, viewer: Viewer, seats: list[Seat] | None = None) -> ChatView:
-    """Return the match's chat as this viewer may see it (no room: nothing to show)."""
-    seats = list(Seat.objects.filter(match=match)) if seats is None else seats
-    readable = [room for room in Room if chat.may_read(viewer, match, room, seats)]
-    hidden = chat.hidden_authors(viewer) if readable else set()
-    rooms = [
-        ShownRoom(
-            room=room.value,
-            messages=[_shown(m, viewer) for m in chat.latest(match, room, hidden)],
-        )
-        for room in readable
-    ]
-    writes_in: str | None = chat.writing_room(viewer, match, seats)
-    if chat.refusal_to_write(viewer, match, str(writes_in), free_text=False, seats=seats):
+    """Return the match's chat as this viewer may see it (no room: nothing to show).
+
+    A few queries whatever the messages: the seats unless given, the tournament table, and
+    one per room read (the match page's cost, `tests/test_queries.py`).
+    """
+    here = chat.standing(viewer, match, seats)
+    rooms, muted = [], set()
+    for room in Room:
+        if not chat.may_read(here, room):
+            continue
+        messages = []
+        for message, is_muted in chat.latest(match, room, viewer):
+            if is_muted:
+                muted.add(display_name_of(message.author))
+            else:
+                messages.append(_shown(message, viewer))
+        rooms.append(ShownRoom(room=room.value, messages=messages))
+    writes_in: str | None = chat.writing_room(here)
+    if chat.refusal_to_write(here, str(writes_in), free_text=False):
         writes_in = None
-    free_text = writes_in is not None and not chat.refusal_to_write(
-        viewer, match, writes_in, free_text=True, seats=seats
-    )
     return ChatView(
         match=match,
         rooms=rooms,
         writes_in=writes_in,
-        free_text=free_text,
+        free_text=writes_in is not None
+        and not chat.refusal_to_write(here, writes_in, free_text=True),
         phrases=[(key, str(words)) for key, words in PRESETS.items()],
-        muted_here=_muted_here(viewer, match) if rooms else [],
+        muted_here=sorted(muted),
     )

@@ -20,9 +20,10 @@ Sending is limited per person (`within_limit`): a burst, and an hour's worth.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.contrib.auth.models import User
+from django.db.models import Exists, OuterRef, Value
 from django.utils.translation import gettext
 
 from games import access
@@ -30,9 +31,10 @@ from games.lib import clock
 from games.lib.chat_presets import PRESETS
 from games.lib.limits import within_limit
 from games.models import CHAT_TEXT_MAX, ChatMessage, Match, Mute, Room, Seat, Table
+from games.services import people
 from games.services.errors import BadInput, NotAllowed, NotFound, TooSoon
 from games.services.events import announce_chat_after_commit
-from games.services.people import blocked_ids, person_named
+from games.services.people import person_named
 from games.services.writes import write_transaction
 
 # How many messages a person may send: a burst in a few seconds, and in an hour.
@@ -42,45 +44,52 @@ HOURLY_LIMIT, HOUR_SECONDS = 60, 3600
 SHOWN_MESSAGES = 50
 
 
-def _seats(match: Match, seats: list[Seat] | None) -> list[Seat]:
-    return list(Seat.objects.filter(match=match)) if seats is None else seats
+@dataclass(frozen=True)
+class Standing:
+    """What the chat's rules need to know of one person at one match, read once."""
+
+    may_view: bool
+    sealed: bool  # `access.is_sealed`: nothing of the table for them, chat included
+    seated: bool
+    over: bool
+    # The match takes free text: its creator's choice, never at a tournament table (every
+    # duplicate-deal group is one).
+    free_text: bool
 
 
-def may_read(user: access.Viewer, match: Match, room: str, seats: list[Seat] | None = None) -> bool:
-    """Say whether the user may read this room of the match (see the module)."""
-    seats = _seats(match, seats)
-    if not access.may_view(user, match, seats) or access.is_sealed(user, match, seats):
+def standing(user: access.Viewer, match: Match, seats: list[Seat] | None = None) -> Standing:
+    """Read what the rules need: the seats (unless given) and the match's tournament table."""
+    seats = list(Seat.objects.filter(match=match)) if seats is None else seats
+    at_tournament = Table.objects.filter(match=match).exists()
+    return Standing(
+        may_view=access.may_view(user, match, seats),
+        # Only a tournament table shares its deals (`access.group_open`): no need to ask else.
+        sealed=at_tournament and access.is_sealed(user, match, seats),
+        seated=access.holds_seat(user, match, seats),
+        over=match.is_over,
+        free_text=match.free_chat and not at_tournament,
+    )
+
+
+def may_read(standing: Standing, room: str) -> bool:
+    """Say whether this person may read this room of the match (see the module)."""
+    if not standing.may_view or standing.sealed:
         return False
-    seated = access.holds_seat(user, match, seats)
     if room == Room.PLAYERS:
-        return seated or match.is_over
-    return not seated or match.is_over
+        return standing.seated or standing.over
+    return not standing.seated or standing.over
 
 
-def writing_room(user: access.Viewer, match: Match, seats: list[Seat] | None = None) -> str:
-    """Return the room the user writes in: the players' if seated, else the spectators'."""
-    return Room.PLAYERS if access.holds_seat(user, match, _seats(match, seats)) else Room.SPECTATORS
+def writing_room(standing: Standing) -> str:
+    """Return the room the person writes in: the players' if seated, else the spectators'."""
+    return Room.PLAYERS if standing.seated else Room.SPECTATORS
 
 
-def takes_free_text(match: Match) -> bool:
-    """Say whether the match's chat takes free text: its creator's choice, never at a tournament
-    table (duplicate-deal groups are all tournament tables)."""
-    return match.free_chat and not Table.objects.filter(match=match).exists()
-
-
-def refusal_to_write(
-    user: access.Viewer,
-    match: Match,
-    room: str,
-    *,
-    free_text: bool,
-    seats: list[Seat] | None = None,
-) -> str | None:
-    """Say why the user may not write this kind of message in this room (None: they may)."""
-    seats = _seats(match, seats)
-    if not may_read(user, match, room, seats) or room != writing_room(user, match, seats):
+def refusal_to_write(standing: Standing, room: str, *, free_text: bool) -> str | None:
+    """Say why this person may not write this kind of message in this room (None: they may)."""
+    if not may_read(standing, room) or room != writing_room(standing):
         return gettext("You cannot write in this chat.")
-    if free_text and not takes_free_text(match):
+    if free_text and not standing.free_text:
         return gettext("This table's chat takes preset phrases only.")
     return None
 
@@ -131,9 +140,9 @@ def send(user: User, match_id: int, *, preset: str = "", text: str = "") -> Chat
         raise BadInput(gettext("Choose one of the phrases offered."))
     if not preset:
         text = clean_text(text)
-    seats = _seats(match, None)
-    room = writing_room(user, match, seats)
-    reason = refusal_to_write(user, match, room, free_text=not preset, seats=seats)
+    here = standing(user, match)
+    room = writing_room(here)
+    reason = refusal_to_write(here, room, free_text=not preset)
     if reason is not None:
         raise NotAllowed(reason)
     _check_rate(user)
@@ -145,23 +154,22 @@ def send(user: User, match_id: int, *, preset: str = "", text: str = "") -> Chat
     return message
 
 
-def hidden_authors(user: access.Viewer) -> set[int]:
-    """Return the ids of the people whose messages the user does not see: muted or blocked."""
-    if user is None or not user.is_authenticated:
-        return set()
-    muted = set(Mute.objects.filter(user_id=user.pk).values_list("muted_id", flat=True))
-    return muted | blocked_ids(user)
+def latest(match: Match, room: str, reader: access.Viewer) -> list[tuple[ChatMessage, bool]]:
+    """Return the room's latest messages, oldest first, with their authors, each with whether
+    the reader muted its author (the page hides it, and offers to unmute).
 
-
-def latest(match: Match, room: str, hidden: Iterable[int]) -> list[ChatMessage]:
-    """Return the room's latest messages a reader sees, oldest first, with their authors."""
-    shown = (
-        ChatMessage.objects.filter(match=match, room=room, hidden_by_staff=False)
-        .exclude(author_id__in=list(hidden))
-        .select_related("author__profile")
-        .order_by("-created_at", "-id")[:SHOWN_MESSAGES]
-    )
-    return list(reversed(shown))
+    Staff's hidden messages are left out, and those of anyone with a block between the
+    author and the reader (`people.blocks_of`): one query, whatever the mutes and blocks.
+    """
+    rows = ChatMessage.objects.filter(match=match, room=room, hidden_by_staff=False)
+    if reader is not None and reader.is_authenticated:
+        rows = rows.exclude(author_id__in=people.blocks_of(reader.pk)).annotate(
+            muted=Exists(Mute.objects.filter(user_id=reader.pk, muted_id=OuterRef("author_id")))
+        )
+    else:
+        rows = rows.annotate(muted=Value(False))
+    shown = rows.select_related("author__profile").order_by("-created_at", "-id")
+    return [(row, bool(row.muted)) for row in reversed(shown[:SHOWN_MESSAGES])]
 
 
 def _other(user: User, name: str) -> User:

@@ -35,7 +35,7 @@ from games.forms import (
     first_error,
 )
 from games.lib.requests import AuthenticatedHttpRequest
-from games.models import Match, MatchStatus
+from games.models import Match, MatchStatus, Seat
 from games.presenters.chat import chat_view
 from games.services import nudges, stalled
 from games.services.errors import TooSoon
@@ -135,7 +135,9 @@ def match_page_context(
     request: AuthenticatedHttpRequest, match: Match, **extra: Any
 ) -> dict[str, object]:
     """The whole page's context: its regions', and the chat (a region fetched on its own)."""
-    return {**_context(request, match, **extra), "chat": chat_view(match, request.user)}
+    context = _context(request, match, **extra)
+    seats = cast(list[Seat], context["seats"])
+    return {**context, "chat": chat_view(match, request.user, seats)}
 
 
 def _page(
