@@ -250,3 +250,22 @@ def test_the_match_page_shows_the_chat_with_its_forms(table, alice):
     html = client_for(alice).get(reverse("match", args=[table.pk])).content.decode()
     assert 'id="chat"' in html and "Have fun!" in html
     assert 'maxlength="300"' in html and 'name="preset"' in html
+
+
+def test_the_record_holds_the_chat_its_viewer_may_read(table, alice, bob, carol):
+    say(alice, table, preset="good_luck")
+    say(bob, table, text="you too")
+    say(carol, table, text="spectating")
+    bob.profile.language = "su"
+    bob.profile.save(update_fields=["language"])
+
+    def record_of(user):
+        return client_for(user).get(reverse("match_record", args=[table.pk])).json()["chat"]
+
+    for_bob = record_of(bob)
+    assert [(m["room"], m["author"]) for m in for_bob] == [("players", "Alice"), ("players", "Bob")]
+    assert for_bob[0]["phrase"] == "good_luck" and for_bob[0]["words"] == "Mugia untung!"
+    assert for_bob[1]["text"] == "you too"
+    assert [m.get("text") for m in record_of(carol)] == ["spectating"]  # in play: their room
+    people.block(alice, bob)
+    assert [m["author"] for m in record_of(alice)] == ["Alice"]

@@ -91,3 +91,28 @@ def chat_view(match: Match, viewer: Viewer, seats: list[Seat] | None = None) -> 
         phrases=[(key, str(words)) for key, words in PRESETS.items()],
         muted_here=sorted(muted),
     )
+
+
+def chat_record(match: Match, viewer: Viewer, seats: list[Seat]) -> list[dict[str, str]]:
+    """Return every message the viewer may read, for the match's record: as the page shows
+    them (no muted or blocked author, nothing staff hid), a phrase by its key and its words in
+    the viewer's language, oldest first, room by room."""
+    here = chat.standing(viewer, match, seats)
+    record = []
+    for room in Room:
+        if not chat.may_read(here, room):
+            continue
+        for message, is_muted in chat.latest(match, room, viewer, limit=None):
+            if is_muted:
+                continue
+            entry = {
+                "room": room.value,
+                "author": display_name_of(message.author),
+                "at": message.created_at.isoformat(),
+            }
+            if message.preset:
+                entry |= {"phrase": message.preset, "words": preset_words(message.preset)}
+            else:
+                entry["text"] = message.text
+            record.append(entry)
+    return record

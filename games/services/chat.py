@@ -154,9 +154,12 @@ def send(user: User, match_id: int, *, preset: str = "", text: str = "") -> Chat
     return message
 
 
-def latest(match: Match, room: str, reader: access.Viewer) -> list[tuple[ChatMessage, bool]]:
-    """Return the room's latest messages, oldest first, with their authors, each with whether
-    the reader muted its author (the page hides it, and offers to unmute).
+def latest(
+    match: Match, room: str, reader: access.Viewer, limit: int | None = SHOWN_MESSAGES
+) -> list[tuple[ChatMessage, bool]]:
+    """Return the room's latest messages (all of them with no `limit`), oldest first, with
+    their authors, each with whether the reader muted its author (the page hides it, and
+    offers to unmute).
 
     Staff's hidden messages are left out, and those of anyone with a block between the
     author and the reader (`people.blocks_of`): one query, whatever the mutes and blocks.
@@ -169,7 +172,7 @@ def latest(match: Match, room: str, reader: access.Viewer) -> list[tuple[ChatMes
     else:
         rows = rows.annotate(muted=Value(False))
     shown = rows.select_related("author__profile").order_by("-created_at", "-id")
-    return [(row, bool(row.muted)) for row in reversed(shown[:SHOWN_MESSAGES])]
+    return [(row, bool(row.muted)) for row in reversed(shown[:limit])]
 
 
 def _other(user: User, name: str) -> User:
