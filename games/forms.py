@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import engine, services
 from games.challenge_form import ChallengeFields
+from games.lib.converters import MAX_ID
 from games.lib.form_fields import WholeNumberField
 from games.match_settings_form import MatchSettingsFields
 from games.models import BonusCard, BotLevel, Variant
@@ -347,3 +348,9 @@ class MuteForm(forms.Form):
     """The person to mute or unmute, by the name they show."""
 
     name = forms.CharField(max_length=150)
+
+
+class ReportForm(forms.Form):
+    """The message reported, by its id."""
+
+    message = forms.IntegerField(min_value=1, max_value=MAX_ID)

@@ -36,6 +36,7 @@ urlpatterns = [
     path("matches/<id:pk>/chat/say/", views.say, name="chat_say"),
     path("matches/<id:pk>/chat/mute/", views.mute, name="chat_mute"),
     path("matches/<id:pk>/chat/unmute/", views.unmute, name="chat_unmute"),
+    path("matches/<id:pk>/chat/report/", views.report, name="chat_report"),
     path("play-now/", views.play_now, name="play_now"),
     path("notifications/unsubscribe/<token:token>/", unsubscribe, name="unsubscribe"),
     path("players/<player_name:name>/", views.player_page, name="player"),

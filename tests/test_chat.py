@@ -2,11 +2,13 @@
 reader's language, mutes and blocks, limits, and the routes' answers (games/services/chat.py,
 games/views/chat.py)."""
 
+from datetime import timedelta
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.models import ChatMessage, Match, Room
+from games.models import ChatBan, ChatMessage, ChatReport, Match, Room
 from games.services import chat, people
 from tests.factories import CSRF_FIELD, HTMX, client_for, make_match
 from tests.records_helpers import finished_match
@@ -269,3 +271,63 @@ def test_the_record_holds_the_chat_its_viewer_may_read(table, alice, bob, carol)
     assert [m.get("text") for m in record_of(carol)] == ["spectating"]  # in play: their room
     people.block(alice, bob)
     assert [m["author"] for m in record_of(alice)] == ["Alice"]
+
+
+def report(user, match: Match, message_id):
+    url = reverse("chat_report", args=[match.pk])
+    return client_for(user).post(url, {"message": message_id}, **HTMX)
+
+
+def test_a_reader_reports_a_message_once_and_staff_hide_it(table, alice, bob, make_user):
+    say(bob, table, text="rude words")
+    message = ChatMessage.objects.get()
+    response = report(alice, table, message.pk)
+    assert response.status_code == 200 and "staff will read" in response.content.decode()
+    report(alice, table, message.pk)
+    assert ChatReport.objects.count() == 1
+    assert report(bob, table, message.pk).status_code == 400  # one's own
+    staff = client_for(make_user("boss", "Boss", is_staff=True, is_superuser=True))
+    page = staff.get(reverse("admin:games_chatreport_change", args=[ChatReport.objects.get().pk]))
+    assert "rude words" in page.content.decode()
+    staff.post(
+        reverse("admin:games_chatreport_changelist"),
+        {"action": "hide_reported", "_selected_action": [ChatReport.objects.get().pk]},
+    )
+    assert ChatMessage.objects.get().hidden_by_staff
+    assert "rude words" not in region(alice, table)
+
+
+def test_a_message_one_may_not_read_cannot_be_reported(table, alice, bob, carol):
+    say(carol, table, text="from the stands")  # the spectators' room: not the players'
+    message = ChatMessage.objects.get()
+    assert report(alice, table, message.pk).status_code == 404
+    assert report(alice, table, 10**6).status_code == 404
+    assert report(alice, table, "x").status_code == 400
+    assert not ChatReport.objects.exists()
+
+
+def test_the_admin_shows_the_messages_around_the_reported_one_escaped(table, alice, bob, make_user):
+    for n in range(8):
+        say(alice if n % 2 else bob, table, text=f"line {n} <i>x</i>")
+        ChatMessage.objects.filter(text=f"line {n} <i>x</i>").update(
+            created_at=table.created_at + timedelta(seconds=n)
+        )
+    reported = ChatMessage.objects.get(text="line 6 <i>x</i>")
+    made = ChatReport.objects.create(message=reported, reporter=alice, created_at=table.created_at)
+    staff = client_for(make_user("boss", "Boss", is_staff=True, is_superuser=True))
+    html = staff.get(reverse("admin:games_chatreport_change", args=[made.pk])).content.decode()
+    assert "line 1 &lt;i&gt;x&lt;/i&gt;" in html and "line 7" in html
+    assert "line 0" not in html  # five before it, not more
+    assert "<i>x</i>" not in html
+
+
+def test_staff_may_take_chat_away_for_a_time(table, alice, bob, clock):
+    ChatBan.objects.create(user=bob, until=clock.now() + timedelta(hours=1))
+    response = say(bob, table, preset="thanks")
+    assert response.status_code == 403
+    assert "taken chat away from you until" in response.content.decode()
+    html = region(bob, table)
+    assert "taken chat away" in html and 'name="preset"' not in html
+    assert say(alice, table, preset="thanks").status_code == 200
+    clock.advance(minutes=61)
+    assert say(bob, table, preset="thanks").status_code == 200

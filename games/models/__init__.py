@@ -2,7 +2,7 @@
 follows, blocks, table chat."""
 
 from games.models.challenges import Answer, Challenge, ChallengeSeat, Unanswered
-from games.models.chat import CHAT_TEXT_MAX, ChatMessage, Mute, Room
+from games.models.chat import CHAT_TEXT_MAX, ChatBan, ChatMessage, ChatReport, Mute, Room
 from games.models.heartbeats import WorkerHeartbeat
 from games.models.matches import (
     Action,
@@ -42,7 +42,9 @@ __all__ = [
     "Unanswered",
     "Block",
     "CHAT_TEXT_MAX",
+    "ChatBan",
     "ChatMessage",
+    "ChatReport",
     "Mute",
     "Room",
     "BonusCard",

@@ -71,3 +71,48 @@ class Mute(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} mutes {self.muted_id}"
+
+
+class ChatReport(models.Model):
+    """A reader telling staff about a message; staff read it with the messages around it."""
+
+    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_reports"
+    )
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["message", "reporter"], name="chat_report_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"Report of message {self.message_id} by {self.reporter_id}"
+
+
+class ChatBan(models.Model):
+    """Chat taken away from an account by staff until a time: it reads, but writes nothing."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_bans"
+    )
+    until = models.DateTimeField(help_text=_("The account may chat again from this time (UTC)."))
+    reason = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        editable=False,
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-until"]
+        indexes = [models.Index(fields=["user", "until"], name="chat_ban_user_until")]
+
+    def __str__(self) -> str:
+        return f"No chat for {self.user_id} until {self.until}"

@@ -17,6 +17,7 @@ from games.services import chat
 class ShownMessage:
     """One message as its reader sees it: a phrase in the reader's language, or the words."""
 
+    id: int
     author: str
     author_url: str
     words: str
@@ -44,6 +45,7 @@ class ChatView:
     phrases: list[tuple[str, str]]  # (key, words in the reader's language)
     # Names of the people the viewer muted among the latest messages here, to unmute.
     muted_here: list[str]
+    refusal: str | None  # why a reader may not write here, if it is theirs to know
 
     @property
     def shown(self) -> bool:
@@ -52,6 +54,7 @@ class ChatView:
 
 def _shown(message: ChatMessage, viewer: Viewer) -> ShownMessage:
     return ShownMessage(
+        id=message.pk,
         author=display_name_of(message.author),
         author_url=user_url(message.author),
         words=preset_words(message.preset) if message.preset else message.text,
@@ -80,7 +83,9 @@ def chat_view(match: Match, viewer: Viewer, seats: list[Seat] | None = None) -> 
                 messages.append(_shown(message, viewer))
         rooms.append(ShownRoom(room=room.value, messages=messages))
     writes_in: str | None = chat.writing_room(here)
-    if chat.refusal_to_write(here, str(writes_in), free_text=False):
+    # Why the viewer may not write where they would (staff took chat away): said on the page.
+    refusal = chat.refusal_to_write(here, str(writes_in), free_text=False)
+    if refusal:
         writes_in = None
     return ChatView(
         match=match,
@@ -90,6 +95,7 @@ def chat_view(match: Match, viewer: Viewer, seats: list[Seat] | None = None) -> 
         and not chat.refusal_to_write(here, writes_in, free_text=True),
         phrases=[(key, str(words)) for key, words in PRESETS.items()],
         muted_here=sorted(muted),
+        refusal=refusal if rooms and here.banned_until else None,
     )
 
 

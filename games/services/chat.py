@@ -14,23 +14,38 @@ function that every page, route and export asks:
   a tournament table (every duplicate-deal group is one): phrases only there.
 
 Whose messages a reader sees: not those staff hid, nor those of anyone the reader muted
-(`Mute`), nor of anyone with a block between the two, either way (`people.blocked_ids`).
-Sending is limited per person (`within_limit`): a burst, and an hour's worth.
+(`Mute`), nor of anyone with a block between the two, either way (`people.blocks_of`).
+Sending is limited per person (`within_limit`): a burst, and an hour's worth. Staff may take
+chat away from an account until a time (`ChatBan`: it still reads); a reader may report a
+message (`ChatReport`), which staff read in the admin with the messages around it and may
+hide (`hidden_by_staff`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.contrib.auth.models import User
-from django.db.models import Exists, OuterRef, Value
+from django.db.models import Exists, OuterRef, Subquery, Value
+from django.utils.formats import date_format
 from django.utils.translation import gettext
 
 from games import access
 from games.lib import clock
 from games.lib.chat_presets import PRESETS
 from games.lib.limits import within_limit
-from games.models import CHAT_TEXT_MAX, ChatMessage, Match, Mute, Room, Seat, Table
+from games.models import (
+    CHAT_TEXT_MAX,
+    ChatBan,
+    ChatMessage,
+    ChatReport,
+    Match,
+    Mute,
+    Room,
+    Seat,
+    Table,
+)
 from games.services import people
 from games.services.errors import BadInput, NotAllowed, NotFound, TooSoon
 from games.services.events import announce_chat_after_commit
@@ -55,12 +70,26 @@ class Standing:
     # The match takes free text: its creator's choice, never at a tournament table (every
     # duplicate-deal group is one).
     free_text: bool
+    # Until when staff took chat away from them (`ChatBan`), if they have now.
+    banned_until: datetime | None = None
 
 
 def standing(user: access.Viewer, match: Match, seats: list[Seat] | None = None) -> Standing:
-    """Read what the rules need: the seats (unless given) and the match's tournament table."""
+    """Read what the rules need: the seats (unless given), then in one query whether the match
+    is at a tournament table and until when staff took chat away from the user."""
     seats = list(Seat.objects.filter(match=match)) if seats is None else seats
-    at_tournament = Table.objects.filter(match=match).exists()
+    # A visitor has no account to take chat from: no row has user 0.
+    user_id: int = user.pk if user is not None and user.is_authenticated else 0
+    bans = ChatBan.objects.filter(user_id=user_id, until__gt=clock.now()).order_by("-until")
+    at_tournament, banned_until = (
+        Match.objects.filter(pk=match.pk)
+        .annotate(
+            at_tournament=Exists(Table.objects.filter(match_id=OuterRef("pk"))),
+            banned_until=Subquery(bans.values("until")[:1]),
+        )
+        .values_list("at_tournament", "banned_until")
+        .get()
+    )
     return Standing(
         may_view=access.may_view(user, match, seats),
         # Only a tournament table shares its deals (`access.group_open`): no need to ask else.
@@ -68,6 +97,7 @@ def standing(user: access.Viewer, match: Match, seats: list[Seat] | None = None)
         seated=access.holds_seat(user, match, seats),
         over=match.is_over,
         free_text=match.free_chat and not at_tournament,
+        banned_until=banned_until,
     )
 
 
@@ -89,6 +119,10 @@ def refusal_to_write(standing: Standing, room: str, *, free_text: bool) -> str |
     """Say why this person may not write this kind of message in this room (None: they may)."""
     if not may_read(standing, room) or room != writing_room(standing):
         return gettext("You cannot write in this chat.")
+    if standing.banned_until is not None:
+        return gettext("Staff have taken chat away from you until %(when)s UTC.") % {
+            "when": date_format(standing.banned_until, "j F Y, H:i")
+        }
     if free_text and not standing.free_text:
         return gettext("This table's chat takes preset phrases only.")
     return None
@@ -173,6 +207,30 @@ def latest(
         rows = rows.annotate(muted=Value(False))
     shown = rows.select_related("author__profile").order_by("-created_at", "-id")
     return [(row, bool(row.muted)) for row in reversed(shown[:limit])]
+
+
+def report(user: User, match_id: int, message_id: int) -> None:
+    """Tell staff about a message the user may read; reporting it again changes nothing.
+
+    A message the user cannot read (another room, a hidden one, another match's) is no
+    message to them (NotFound), as a match they may not see is.
+    """
+    match = access.viewable_match(user, match_id)
+    message = ChatMessage.objects.filter(pk=message_id, match_id=match_id).first()
+    if match is None or message is None or message.hidden_by_staff:
+        raise NotFound(gettext("There is no such message."))
+    if not may_read(standing(user, match), message.room) or message.author_id in set(
+        people.blocks_of(user.pk)
+    ):
+        raise NotFound(gettext("There is no such message."))
+    if message.author_id == user.pk:
+        raise BadInput(gettext("That message is yours."))
+    if not within_limit("chat-report", str(user.pk), HOURLY_LIMIT, HOUR_SECONDS):
+        raise TooSoon(gettext("You have sent many reports: wait a while."), HOUR_SECONDS)
+    with write_transaction():
+        ChatReport.objects.get_or_create(
+            message=message, reporter=user, defaults={"created_at": clock.now()}
+        )
 
 
 def _other(user: User, name: str) -> User:

@@ -11,12 +11,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services
 from games.access import viewable_match_or_404
-from games.forms import ChatForm, MuteForm, first_error
+from games.forms import ChatForm, MuteForm, ReportForm, first_error
 from games.lib.requests import AuthenticatedHttpRequest
 from games.presenters.chat import chat_view
 from games.services import chat
@@ -27,10 +28,20 @@ REGION = "games/_chat.html"
 
 
 def _region(
-    request: AuthenticatedHttpRequest, pk: int, *, error: str = "", status: int = 200
+    request: AuthenticatedHttpRequest,
+    pk: int,
+    *,
+    error: str = "",
+    done: str = "",
+    status: int = 200,
 ) -> HttpResponse:
     match = viewable_match_or_404(request.user, pk)
-    context = {"chat": chat_view(match, request.user), "chat_error": error, "fragment": True}
+    context = {
+        "chat": chat_view(match, request.user),
+        "chat_error": error,
+        "chat_done": done,
+        "fragment": True,
+    }
     return render(request, REGION, context, status=status)
 
 
@@ -60,9 +71,11 @@ def _refused(
     return response
 
 
-def _done(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+def _done(request: AuthenticatedHttpRequest, pk: int, said: str = "") -> HttpResponse:
     if request.htmx:
-        return _region(request, pk)
+        return _region(request, pk, done=said)
+    if said:
+        messages.success(request, said)
     return redirect(reverse("match", args=[pk]) + "#chat")
 
 
@@ -109,3 +122,19 @@ def mute(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def unmute(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Show a muted person's messages again."""
     return _mute_or_unmute(request, pk, mute=False)
+
+
+@never_cache
+@login_required
+@require_POST
+def report(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Tell staff about a message."""
+    viewable_match_or_404(request.user, pk)
+    form = ReportForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise services.BadInput(first_error(form))
+        chat.report(request.user, pk, form.cleaned_data["message"])
+    except services.ActionRefused as refusal:
+        return _refused(request, pk, refusal)
+    return _done(request, pk, gettext("Thank you: staff will read that message."))
