@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.models import ChatBan, ChatMessage, ChatReport, Match, Room
+from games.models import ChatBan, ChatMessage, ChatReport, Match, Mute, Room
 from games.services import chat, people
 from tests.factories import CSRF_FIELD, HTMX, client_for, make_match
 from tests.records_helpers import finished_match
@@ -331,3 +331,15 @@ def test_staff_may_take_chat_away_for_a_time(table, alice, bob, clock):
     assert say(alice, table, preset="thanks").status_code == 200
     clock.advance(minutes=61)
     assert say(bob, table, preset="thanks").status_code == 200
+
+
+def test_deleting_an_account_removes_its_chat(table, alice, bob):
+    from games.accounts.deletion import delete_account
+
+    say(bob, table, text="mine to take away")
+    say(alice, table, text="alice stays")
+    chat.mute(alice, "Bob")
+    report(alice, table, ChatMessage.objects.get(author=bob).pk)
+    delete_account(bob)
+    assert list(ChatMessage.objects.values_list("text", flat=True)) == ["alice stays"]
+    assert not ChatReport.objects.exists() and not Mute.objects.exists()

@@ -1,7 +1,7 @@
 """Whom a player follows and whom they block, and the one rule saying who may reach whom.
 
 `blocked_between(a, b)` is the question every way one person reaches another asks: following
-now, joining a match by its invite link now, challenges, rematches and chat as they come.
+now, joining a match by its invite link now, challenges, rematches, and the chat (`blocks_of`).
 Either side's block counts, and neither learns which of them blocked: a refusal says only
 that the two do not play together. Tournament seating is staff's and does not ask.
 
