@@ -147,6 +147,14 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         frame = {key: event[key] for key in UPDATE_FIELDS if key in event}
         await self.send_json(self._shown(frame))
 
+    async def chat_updated(self, event: dict[str, object]) -> None:
+        """Tell the page that the followed match's chat has a new message (which room only).
+
+        A table sealed to this page has no chat for it (`services.chat.may_read`): nothing told.
+        """
+        if not getattr(self, "sealed", False):
+            await self.send_json({key: event[key] for key in ("type", "match", "room")})
+
     async def turn_notify(self, event: dict[str, object]) -> None:
         """Tell the page that its user must act in a match."""
         await self.send_json({key: event[key] for key in NOTICE_FIELDS if key in event})

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import engine, services
 from games.challenge_form import ChallengeFields
+from games.lib.converters import MAX_ID
 from games.lib.form_fields import WholeNumberField
 from games.match_settings_form import MatchSettingsFields
 from games.models import BonusCard, BotLevel, Variant
@@ -82,7 +83,7 @@ class CreateMatchForm(MatchSettingsFields, ChallengeFields, forms.Form):
     field_order = [
         "variant", "bonus_card", "players", "target", "hands", "moon", "bots", "bot_levels",
         "invite", "answer_within", "unanswered", "private", "auto_finish", "decision_seconds",
-        "bank", "rated", "allow_vacation",
+        "bank", "rated", "allow_vacation", "free_chat",
     ]  # fmt: skip
 
     players = forms.TypedChoiceField(
@@ -121,6 +122,13 @@ class CreateMatchForm(MatchSettingsFields, ChallengeFields, forms.Form):
         ),
     )
 
+    free_chat = forms.BooleanField(
+        label=_("Free text in the table chat"),
+        required=False,
+        initial=True,
+        help_text=_("Unticked, the chat takes preset phrases only."),
+    )
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if "variant" not in self.errors:
@@ -153,6 +161,7 @@ class CreateMatchForm(MatchSettingsFields, ChallengeFields, forms.Form):
             private=data["private"],
             auto_finish=data["auto_finish"],
             rated=data["rated"],
+            free_chat=data["free_chat"],
             bot_levels=tuple(data["bot_levels"] or ())[: data["bots"]],
         )
 
@@ -325,3 +334,23 @@ def first_error(form: forms.Form) -> str:
         for error in errors:
             return str(error)
     return "Something in that request was not understood."
+
+
+class ChatForm(forms.Form):
+    """A chat message: a phrase's key or the player's own words (the service checks both)."""
+
+    preset = forms.CharField(required=False, max_length=20)
+    # Neither stripped nor bounded here: `services.chat.clean_text` is the one judge of words.
+    text = forms.CharField(required=False, strip=False)
+
+
+class MuteForm(forms.Form):
+    """The person to mute or unmute, by the name they show."""
+
+    name = forms.CharField(max_length=150)
+
+
+class ReportForm(forms.Form):
+    """The message reported, by its id."""
+
+    message = forms.IntegerField(min_value=1, max_value=MAX_ID)

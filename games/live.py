@@ -32,7 +32,13 @@ from games.lib.languages import supported
 from games.lib.process_role import is_worker
 from games.models import Profile, RelayedEvent
 from games.notifications.notices import KINDS, notice_words
-from games.services.events import lobby_changed, match_changed, match_notice, tournament_seated
+from games.services.events import (
+    chat_posted,
+    lobby_changed,
+    match_changed,
+    match_notice,
+    tournament_seated,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -302,3 +308,13 @@ def relay_notice(
 def relay_lobby(sender: object, **kwargs: object) -> None:
     """Tell the lobby pages that their lists changed; they fetch them anew."""
     _send([(LOBBY_GROUP, {"type": "lobby.changed"})], "a change of the lobby")
+
+
+@receiver(chat_posted, dispatch_uid="games.live.chat")
+def relay_chat(sender: object, *, match_id: int, room: str, **kwargs: object) -> None:
+    """Tell the match's pages that a room of its chat has a new message: no words, no author.
+
+    Each page fetches its chat region over HTTP, which shows what its viewer may read.
+    """
+    event = {"type": "chat.updated", "match": match_id, "room": room}
+    _send([(match_group(match_id), event)], f"a chat message in match {match_id}")

@@ -89,3 +89,20 @@ def test_a_player_page_s_buttons_carry_the_field_and_htmx_posts_with_the_header(
     assert followed.status_code == 200 and "Unfollow" in followed.text
     assert "csrfmiddlewaretoken" not in followed.text
     assert strict_client.post(reverse("block", args=["Bob"]), **HTMX).status_code == 403
+
+
+@pytest.mark.usefixtures("fresh_limits")
+def test_the_chat_forms_carry_the_field_and_its_htmx_answer_none(strict_client, alice):
+    match = playing_match(alice, strict_client)
+    page = strict_client.get(reverse("match", args=[match.pk])).text
+    chat = page[page.index('id="chat"') :]
+    for form in ('class="chat-write"', 'class="chat-phrases"'):
+        part = chat[chat.index(form) :]
+        assert CSRF_FIELD.search(part[: part.index("</form>")]), form
+    token = HEADER.search(page).group(1)
+    response = strict_client.post(
+        reverse("chat_say", args=[match.pk]), {"preset": "thanks"}, HTTP_X_CSRFTOKEN=token, **HTMX
+    )
+    assert response.status_code == 200
+    assert 'class="chat-phrases"' in response.text
+    assert "csrfmiddlewaretoken" not in response.text

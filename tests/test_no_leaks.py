@@ -207,6 +207,8 @@ class Table:
             if step % 5 == 0:
                 self.scan(client.get(url, **HTMX), viewer, f"step {step}: htmx regions")
                 self.scan(client.get(scores), viewer, f"step {step}: score sheet")
+                chat = reverse("chat", args=[self.match.pk])
+                self.scan(client.get(chat, **HTMX), viewer, f"step {step}: chat region")
                 if self.match.status == "active":
                     self.scan_verification(client, viewer, step)
                     tricks = reverse("tricks_so_far", args=[self.match.pk])
@@ -406,7 +408,10 @@ def test_a_deal_group_keeps_its_secret_until_its_round_is_closed(make_user, db):
 
     def urls(match: Match) -> list[str]:
         return [
-            *(reverse(name, args=[match.pk]) for name in ("match", "scores", "verify_shuffle")),
+            *(
+                reverse(name, args=[match.pk])
+                for name in ("match", "scores", "verify_shuffle", "chat")
+            ),
             reverse("shuffle_record", args=[match.pk]),
         ]
 

@@ -31,7 +31,7 @@ from tests.records_helpers import finished_match
 MATCH_ROUTES = [
     "match", "scores", "join_match", "leave_match", "add_bot", "remove_bot", "start_match",
     "pass_cards", "play_card", "choose_moon", "resign", "play_again", "no_thanks",
-    "rematch_with_bots",
+    "rematch_with_bots", "chat", "chat_say", "chat_mute", "chat_unmute", "chat_report",
 ]  # fmt: skip
 # A valid form for every action, so that a request reaches the service with its match id.
 WELL_FORMED = {"version": "1", "card": "2C", "cards": ["2C", "3C", "4C"], "option": "add",

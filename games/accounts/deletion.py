@@ -21,7 +21,15 @@ from django.db import transaction
 from django.db.models import Q
 
 from games.lib import clock
-from games.models import Block, Follow, NotificationSettings, Profile
+from games.models import (
+    Block,
+    ChatMessage,
+    ChatReport,
+    Follow,
+    Mute,
+    NotificationSettings,
+    Profile,
+)
 from games.services.leaving import leave_everything
 
 
@@ -81,10 +89,19 @@ def end_sessions(user: User) -> None:
 
 # What deleting an account removes, in order: seats first, while the name is still theirs,
 # and sessions last, once the account can no longer sign in to open another.
+def forget_chat(user: User) -> None:
+    """Remove their chat: their messages (and the reports of them), their reports, and the
+    mutes they made or were the subject of. Staff's bans stay: staff's record, not theirs."""
+    ChatMessage.objects.filter(author=user).delete()
+    ChatReport.objects.filter(reporter=user).delete()
+    Mute.objects.filter(Q(user=user) | Q(muted=user)).delete()
+
+
 ERASERS: tuple[Callable[[User], None], ...] = (
     hand_over_seats,
     forget_email_settings,
     forget_follows_and_blocks,
+    forget_chat,
     forget_sign_in_attempts,
     forget_personal_details,
     end_sessions,

@@ -1,7 +1,8 @@
 """The app's models: profiles, e-mail settings, matches, rematches, challenges, tournaments,
-follows, blocks."""
+follows, blocks, table chat."""
 
 from games.models.challenges import Answer, Challenge, ChallengeSeat, Unanswered
+from games.models.chat import CHAT_TEXT_MAX, ChatBan, ChatMessage, ChatReport, Mute, Room
 from games.models.heartbeats import WorkerHeartbeat
 from games.models.matches import (
     Action,
@@ -40,6 +41,12 @@ __all__ = [
     "ChallengeSeat",
     "Unanswered",
     "Block",
+    "CHAT_TEXT_MAX",
+    "ChatBan",
+    "ChatMessage",
+    "ChatReport",
+    "Mute",
+    "Room",
     "BonusCard",
     "BotLevel",
     "Competitor",

@@ -131,6 +131,12 @@ class Match(TimeControl):
     )
     # The finished match this one plays again, with the same seats and settings
     # (games/services/rematches.py); unique, so a match is played again once at most.
+    # Whether the table chat takes free text as well as preset phrases (the creator's choice
+    # in the lobby); a tournament table takes phrases only whatever it says
+    # (games/services/chat.py).
+    free_chat = models.BooleanField(
+        default=True, help_text=_("The table chat takes free text, not only preset phrases.")
+    )
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
     )

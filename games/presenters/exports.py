@@ -15,7 +15,9 @@ Each holds what this viewer may see of the match on its pages, and nothing more:
   the seat held one legal card), a timeout (shown to the seat's own player only) and a card
   played out automatically (told apart from a forced one only by the log) are the seat's;
 - the shuffle's secret only once the deals are revealed (`games.access.deals_revealed`), the
-  commitment from the start; never a hand's seed.
+  commitment from the start; never a hand's seed;
+- the chat (`chat`): the messages the viewer may read, as the match page shows them
+  (`games/presenters/chat.py: chat_record`); a sealed table's record has none.
 
 The record's format is the engine's (`games/engine/records/match_record.py`), so that
 `python -m games.engine.replay_check` can replay it.
@@ -37,6 +39,7 @@ from games.engine.records.match_record import FORMAT, Score
 from games.models import Action, Hand, Match, MatchStatus, ScoreLine, Seat, Tournament
 from games.services.tournaments import standings_of
 
+from .chat import chat_record
 from .table import load_seats, viewer_seat
 from .tournament import round_lines
 
@@ -158,6 +161,8 @@ def match_record(match: Match, user: User | AnonymousUser) -> dict[str, Any]:
         record["secret"] = match.secret
     record["hands"] = _hands(match, seats, mine, state, user)
     record["result"] = _result(match, seats)
+    # The chat as the viewer may read it (a sealed table's, above, is none of theirs).
+    record["chat"] = chat_record(match, user, seats)
     return record
 
 

@@ -90,6 +90,7 @@ def match_context(
         "view": view,
         "phase": view.phase if view else None,
         "sealed": sealed,
+        "seats": seats,  # read once: the chat's rules ask them too
         # Built only if a template shows it: most moves do not redraw the score sheet.
         "sheet": SimpleLazyObject(lambda: score_sheet(match, around, lines)),
         # Its commitment, and a link to check every deal once the secret is shown: drawn in

@@ -103,3 +103,13 @@ lobby_changed = Signal()
 def announce_lobby_after_commit() -> None:
     """Send `lobby_changed` once the surrounding transaction commits."""
     transaction.on_commit(lambda: lobby_changed.send(sender=None))
+
+
+# Sent with: match_id (int) and room (str, "players" or "spectators"): a message was posted in
+# that room of the match's chat. No words, no author: each page fetches what its viewer may read.
+chat_posted = Signal()
+
+
+def announce_chat_after_commit(match_id: int, room: str) -> None:
+    """Send `chat_posted` once the surrounding transaction commits."""
+    transaction.on_commit(lambda: chat_posted.send(sender=None, match_id=match_id, room=room))

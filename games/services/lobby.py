@@ -55,6 +55,7 @@ def new_match_row(creator: User, options: MatchOptions, **fields: object) -> Mat
         rules=options.rule_set().to_dict(),
         is_private=options.private,
         auto_finish=options.auto_finish,
+        free_chat=options.free_chat,
         **Shuffle.draw().fields(),
         **options.time_control(),
         # A public rating would tell what a private match did (games/services/results.py).

@@ -38,6 +38,8 @@ class MatchOptions:
     bot_levels: tuple[str, ...] = ()
     # Whether the match changes its players' ratings when it ends (services/records.py).
     rated: bool = True
+    # Whether the table chat takes free text, not only phrases (services/chat.py).
+    free_chat: bool = True
 
     @classmethod
     def of_tournament(cls, tournament: "Tournament") -> "MatchOptions":
@@ -80,6 +82,7 @@ class MatchOptions:
             timeouts_to_leave=match.timeouts_to_leave,
             allow_vacation=match.allow_vacation,
             rated=match.rated,
+            free_chat=match.free_chat,
         )
 
     def rule_set(self, players: int | None = None) -> engine.RuleSet:

@@ -1,7 +1,7 @@
 """Whom a player follows and whom they block, and the one rule saying who may reach whom.
 
 `blocked_between(a, b)` is the question every way one person reaches another asks: following
-now, joining a match by its invite link now, challenges, rematches and chat as they come.
+now, joining a match by its invite link now, challenges, rematches, and the chat (`blocks_of`).
 Either side's block counts, and neither learns which of them blocked: a refusal says only
 that the two do not play together. Tournament seating is staff's and does not ask.
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.db.models import Q
+from django.db.models import Case, F, Q, QuerySet, When
 from django.utils.translation import gettext
 
 from games.lib import clock
@@ -73,6 +73,19 @@ def blocked_ids(user: User) -> set[int]:
     mine = Block.objects.filter(blocker=user).values_list("blocked_id", flat=True)
     theirs = Block.objects.filter(blocked=user).values_list("blocker_id", flat=True)
     return set(mine) | set(theirs)
+
+
+def blocks_of(user_id: int) -> QuerySet[Block, int]:
+    """The ids of everyone with a block between them and this user, either way, as a subquery
+    (for one query that leaves their rows out: the chat's messages)."""
+    either = Q(blocker_id=user_id) | Q(blocked_id=user_id)
+    return (
+        Block.objects.filter(either)
+        .annotate(
+            other=Case(When(blocker_id=user_id, then=F("blocked_id")), default=F("blocker_id"))
+        )
+        .values_list("other", flat=True)
+    )
 
 
 def check_may_sit_with(user: User, others: Iterable[int]) -> None:

@@ -1,6 +1,7 @@
 """The site's pages: a player's matches, the lobby, the match table, and tournaments."""
 
 from games.views.challenges import accept, cancel, challenge_list, decline, name_suggestions
+from games.views.chat import chat_region, mute, report, say, unmute
 from games.views.exports import match_record, scores_csv
 from games.views.matches import (
     add_bot,
@@ -27,6 +28,11 @@ from games.views.shuffles import shuffle_record, verify_shuffle
 from games.views.tournaments import register, tournament_list, tournament_page, withdraw
 
 __all__ = [
+    "chat_region",
+    "mute",
+    "report",
+    "say",
+    "unmute",
     "accept",
     "cancel",
     "challenge_list",

@@ -35,7 +35,8 @@ from games.forms import (
     first_error,
 )
 from games.lib.requests import AuthenticatedHttpRequest
-from games.models import Match, MatchStatus
+from games.models import Match, MatchStatus, Seat
+from games.presenters.chat import chat_view
 from games.services import nudges, stalled
 from games.services.errors import TooSoon
 from games.views.pages import invite_page, invited_outsider_match
@@ -130,10 +131,19 @@ def render_region(name: str, context: dict[str, object], *, oob: bool) -> str:
     return render_to_string(f"{TEMPLATE}#{name}", {**context, "fragment": True, "oob": oob})
 
 
+def match_page_context(
+    request: AuthenticatedHttpRequest, match: Match, **extra: Any
+) -> dict[str, object]:
+    """The whole page's context: its regions', and the chat (a region fetched on its own)."""
+    context = _context(request, match, **extra)
+    seats = cast(list[Seat], context["seats"])
+    return {**context, "chat": chat_view(match, request.user, seats)}
+
+
 def _page(
     request: AuthenticatedHttpRequest, match: Match, status: int = 200, **extra: Any
 ) -> HttpResponse:
-    return render(request, TEMPLATE, _context(request, match, **extra), status=status)
+    return render(request, TEMPLATE, match_page_context(request, match, **extra), status=status)
 
 
 def _refused(

@@ -301,3 +301,18 @@ def test_the_lobby_shows_a_new_open_match_without_a_reload(browser, screenshot, 
     screenshot(bob, "lobby-live")
     alice.context.close()
     bob.context.close()
+
+
+def test_a_chat_message_appears_live_at_the_other_players_page(browser, site):
+    base, match = site
+    table = f"/matches/{match['match']}/"
+    alice = player_page(browser, base, "alice")
+    bob = player_page(browser, base, "bob")
+    for page in (alice, bob):
+        page.goto(table)
+        live(page, "following")
+    alice.fill("#chat-text", "see you <b>soon</b>")
+    alice.locator(".chat-write button").click()
+    expect(bob.locator("#chat .chat-messages")).to_contain_text("see you <b>soon</b>")
+    bob.locator(".chat-phrases button[value='well_played']").click()
+    expect(alice.locator("#chat .chat-messages")).to_contain_text("Well played!")

@@ -31,8 +31,10 @@
 
   function matchPath(id) { return "/matches/" + id + "/"; }
 
+  // The chat's requests are not the table's: they carry no version, and wait for nothing.
   function isThisMatch(path) {
-    return followed !== null && typeof path === "string" && path.indexOf(matchPath(followed)) === 0;
+    return followed !== null && typeof path === "string" && path.indexOf(matchPath(followed)) === 0 &&
+      path.indexOf(matchPath(followed) + "chat/") !== 0;
   }
 
   // Fetch only when no request to this match is pending: an action's own answer often
@@ -304,6 +306,30 @@
     announce(data.text);
   }
 
+  // ----- the chat -----
+
+  // A room of the followed match has a new message: the event names the room, never the
+  // words; the chat region is fetched as this viewer may read it.
+  function scrollChat() {
+    document.querySelectorAll("#chat .chat-messages").forEach(function (list) {
+      list.scrollTop = list.scrollHeight;
+    });
+  }
+
+  function onChat(data) {
+    var chat = document.getElementById("chat");
+    if (data.match !== followed || !chat || !chat.dataset.chatUrl || !window.htmx) { return; }
+    // Keep what the viewer is typing: the region is swapped whole.
+    var box = document.getElementById("chat-text");
+    if (box && box.value) { return; }
+    window.htmx.ajax("GET", chat.dataset.chatUrl, { target: "#chat", swap: "outerHTML" });
+  }
+
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.detail.target && event.detail.target.id === "chat") { scrollChat(); }
+  });
+  scrollChat();
+
   // ----- the lobby's lists -----
 
   var lobby = document.querySelector("[data-lobby]");
@@ -330,6 +356,8 @@
       onSeated(data);
     } else if (data.type === "match.notice") {
       onNotice(data);
+    } else if (data.type === "chat.updated") {
+      onChat(data);
     } else if (data.type === "lobby.changed") {
       onLobbyChange();
     } else if (data.type === "lobby.following") {

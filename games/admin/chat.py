@@ -1,0 +1,107 @@
+"""Admin for the table chat: messages staff may hide, reports read with the messages around
+them, and chat taken away from an account for a time (games/services/chat.py)."""
+
+from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy as _
+
+from games.admin.base import ReadOnlyAdmin
+from games.models import ChatBan, ChatMessage, ChatReport
+
+# How many messages of the room the report shows before and after the one reported.
+AROUND = 5
+
+
+def _hide(queryset: QuerySet[ChatMessage], hidden: bool) -> None:
+    queryset.update(hidden_by_staff=hidden)
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ReadOnlyAdmin[ChatMessage]):
+    """Messages to read; changed only by the actions (hide, show), never rewritten."""
+
+    list_display = ["created_at", "match", "room", "author", "preset", "text", "hidden_by_staff"]
+    list_filter = ["hidden_by_staff", "room"]
+    search_fields = ["author__username", "text"]
+    list_select_related = ["author", "match"]
+    actions = ["hide", "show"]
+
+    def has_change_permission(self, request: HttpRequest, obj: ChatMessage | None = None) -> bool:
+        return bool(request.user.is_staff)  # for the actions; every field is read-only
+
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: ChatMessage | None = None
+    ) -> list[str]:
+        return [field.name for field in ChatMessage._meta.fields]
+
+    @admin.action(description=_("Hide these messages from everyone"))
+    def hide(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
+        _hide(queryset, True)
+
+    @admin.action(description=_("Show these messages again"))
+    def show(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
+        _hide(queryset, False)
+
+
+@admin.register(ChatReport)
+class ChatReportAdmin(ReadOnlyAdmin[ChatReport]):
+    """Reports, each with the messages around the one reported; its action hides them."""
+
+    list_display = ["created_at", "reporter", "author", "reported_words", "hidden"]
+    list_select_related = ["reporter", "message__author"]
+    readonly_fields = ["message", "reporter", "created_at", "around"]
+    actions = ["hide_reported"]
+
+    def has_change_permission(self, request: HttpRequest, obj: ChatReport | None = None) -> bool:
+        return bool(request.user.is_staff)  # for the action and the page; nothing is edited
+
+    @admin.display(description=_("author"))
+    def author(self, report: ChatReport) -> str:
+        return str(report.message.author)
+
+    @admin.display(description=_("message"))
+    def reported_words(self, report: ChatReport) -> str:
+        return report.message.preset or report.message.text
+
+    @admin.display(description=_("hidden"), boolean=True)
+    def hidden(self, report: ChatReport) -> bool:
+        return report.message.hidden_by_staff
+
+    @admin.display(description=_("the messages around it"))
+    def around(self, report: ChatReport) -> SafeString:
+        message = report.message
+        room = ChatMessage.objects.filter(match_id=message.match_id, room=message.room)
+        room = room.select_related("author")
+        before = room.filter(created_at__lte=message.created_at).exclude(pk=message.pk)
+        after = room.filter(created_at__gte=message.created_at).exclude(pk=message.pk)
+        shown = [
+            *reversed(before.order_by("-created_at", "-id")[:AROUND]),
+            message,
+            *after.order_by("created_at", "id")[:AROUND],
+        ]
+        html = render_to_string(
+            "admin/games/_chat_around.html", {"around": shown, "reported": message}
+        )
+        return mark_safe(html)  # rendered by the template, every word escaped there
+
+    @admin.action(description=_("Hide the reported messages from everyone"))
+    def hide_reported(self, request: HttpRequest, queryset: QuerySet[ChatReport]) -> None:
+        _hide(ChatMessage.objects.filter(reports__in=queryset), True)
+
+
+@admin.register(ChatBan)
+class ChatBanAdmin(admin.ModelAdmin[ChatBan]):
+    """Chat taken away from an account until a time: it reads, and writes nothing."""
+
+    list_display = ["user", "until", "reason", "created_by", "created_at"]
+    search_fields = ["user__username"]
+    raw_id_fields = ["user"]
+    list_select_related = ["user", "created_by"]
+
+    def save_model(self, request: HttpRequest, obj: ChatBan, form: object, change: bool) -> None:
+        if not change:
+            obj.created_by_id = request.user.pk
+        super().save_model(request, obj, form, change)
