@@ -71,6 +71,11 @@ class ChallengeSeat(models.Model):
     def __str__(self) -> str:
         return f"{self.invitee_id} at seat {self.position} ({self.answer})"
 
+    @classmethod
+    def kept_at(cls, match_id: int) -> "models.QuerySet[ChallengeSeat]":
+        """The invitations of a match still waiting for an answer: the seats kept for them."""
+        return cls.objects.filter(challenge__match_id=match_id, answer=Answer.PENDING)
+
     @property
     def is_pending(self) -> bool:
         return self.answer == Answer.PENDING

@@ -14,7 +14,6 @@ from games import engine
 from games.access import is_sealed
 from games.lib import clock
 from games.models import (
-    Answer,
     ChallengeSeat,
     Match,
     MatchStatus,
@@ -109,10 +108,8 @@ def match_context(
 
 def _with_kept_seats(match: Match, around: list[Place]) -> list[Place]:
     """Name, on each seat kept for a challenged person who has not answered, whom it waits for."""
-    pending = ChallengeSeat.objects.filter(challenge__match=match, answer=Answer.PENDING)
-    kept = {
-        c.position: display_name_of(c.invitee) for c in pending.select_related("invitee__profile")
-    }
+    pending = ChallengeSeat.kept_at(match.pk).select_related("invitee__profile")
+    kept = {c.position: display_name_of(c.invitee) for c in pending}
     return [replace(p, kept_for=kept[p.position]) if p.position in kept else p for p in around]
 
 

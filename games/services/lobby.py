@@ -155,8 +155,7 @@ def _require_creator(table: LockedTable, user: User) -> None:
 
 def kept_positions(match_id: int) -> set[int]:
     """Return the positions of the seats kept for challenged people who have not answered."""
-    pending = ChallengeSeat.objects.filter(challenge__match_id=match_id, answer=Answer.PENDING)
-    return set(pending.values_list("position", flat=True))
+    return set(ChallengeSeat.kept_at(match_id).values_list("position", flat=True))
 
 
 def _free_seats(table: LockedTable) -> list[Seat]:
@@ -167,8 +166,7 @@ def _free_seats(table: LockedTable) -> list[Seat]:
 
 def end_invitations(match_id: int) -> None:
     """Withdraw the unanswered invitations of a match that starts or is called off."""
-    pending = ChallengeSeat.objects.filter(challenge__match_id=match_id, answer=Answer.PENDING)
-    pending.update(answer=Answer.CANCELLED, answered_at=clock.now())
+    ChallengeSeat.kept_at(match_id).update(answer=Answer.CANCELLED, answered_at=clock.now())
 
 
 def start_if_full(table: LockedTable) -> None:
