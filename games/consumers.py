@@ -161,8 +161,9 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def match_notice(self, event: dict[str, object]) -> None:
         """Tell the page of a notice about one of its user's matches (a nudge, say); a
-        challenge's leads to the Challenges page (`url`)."""
-        keys = ("type", "match", "kind", "text", "url")
+        challenge's leads to the Challenges page (`url`) and says how many challenges now wait
+        for the user's answer (`challenges`), for the navigation's count."""
+        keys = ("type", "match", "kind", "text", "url", "challenges")
         await self.send_json({key: event[key] for key in keys if key in event})
 
     async def tournament_seated(self, event: dict[str, object]) -> None:

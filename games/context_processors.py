@@ -1,11 +1,13 @@
-"""What every page's navigation shows: how many matches wait for the signed-in player."""
+"""What every page's navigation shows: how many matches and challenges wait for the signed-in
+player."""
 
 from functools import cached_property
 
 from django.contrib.auth.models import User
 from django.http import HttpRequest
 
-from games.models import MatchStatus, Seat
+from games.lib import clock
+from games.models import Challenge, MatchStatus, Seat
 
 
 class YourTurn:
@@ -25,6 +27,11 @@ class YourTurn:
     @property
     def count(self) -> int:
         return len(self.match_ids)
+
+    @cached_property
+    def challenges(self) -> int:
+        """Return how many challenges wait for the player's answer."""
+        return Challenge.waiting_for(self.user.pk, clock.now()).count()
 
     @property
     def ids_text(self) -> str:

@@ -30,8 +30,8 @@ from games.lib import clock
 from games.lib.db_threads import in_db_thread
 from games.lib.languages import supported
 from games.lib.process_role import is_worker
-from games.models import Profile, RelayedEvent
-from games.notifications.notices import KINDS, notice_words
+from games.models import Challenge, Profile, RelayedEvent
+from games.notifications.notices import CHALLENGE_KINDS, KINDS, notice_words
 from games.services.events import (
     chat_posted,
     lobby_changed,
@@ -298,8 +298,10 @@ def relay_notice(
             with override(supported(chosen.get(user_id)) or settings.LANGUAGE_CODE):
                 words = str(notice_words(kind, by, match_id)[1])
         event: Event = {"type": "match.notice", "match": match_id, "kind": kind, "text": words}
-        if kind == "challenge":
+        if kind in CHALLENGE_KINDS:
             event["url"] = reverse("challenges")  # the invitee answers there, not at the match
+            # What the navigation's count of challenges to answer now says, for this person.
+            event["challenges"] = Challenge.waiting_for(user_id, clock.now()).count()
         messages.append((user_group(user_id), event))
     _send(messages, f"a notice of match {match_id}")
 

@@ -417,6 +417,99 @@ def test_the_invitee_gets_an_email_if_they_asked_for_it_and_no_card(
     assert not [words for words in card_words if words in text]
 
 
+def notices_sent(django_capture_on_commit_callbacks, call, *args) -> list[dict]:
+    """Run a change and return the notices it sent once committed."""
+    from games.services.events import match_notice
+
+    heard: list[dict] = []
+
+    def listen(sender, **notice):
+        heard.append({key: notice[key] for key in ("match_id", "user_ids", "kind", "by")})
+
+    match_notice.connect(listen, dispatch_uid="test-listen")
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            call(*args)
+    finally:
+        match_notice.disconnect(dispatch_uid="test-listen")
+    return heard
+
+
+def test_calling_it_off_tells_those_waiting_and_those_seated_not_those_who_declined(
+    alice, bob, carol, dave, django_capture_on_commit_callbacks
+):
+    match = challenge(alice, bob, carol, dave)
+    pk = challenge_of(match).pk
+    challenges.accept(bob, pk)
+    challenges.decline(carol, pk)
+    [told] = notices_sent(django_capture_on_commit_callbacks, challenges.cancel, alice, pk)
+    assert told == {
+        "match_id": match.pk,
+        "user_ids": sorted([bob.pk, dave.pk]),
+        "kind": "challenge_cancelled",
+        "by": "Alice",
+    }
+
+
+def test_the_challenger_leaving_the_match_calls_the_challenge_off_the_same_way(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    match = challenge(alice, bob)
+    [told] = notices_sent(django_capture_on_commit_callbacks, services.leave_match, alice, match.pk)
+    assert told["kind"] == "challenge_cancelled" and told["user_ids"] == [bob.pk]
+    assert ChallengeSeat.objects.get(invitee=bob).answer == Answer.CANCELLED
+
+
+def test_an_ordinary_match_called_off_by_its_creator_tells_nobody(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    match = services.create_match(alice, MatchOptions(players=3))
+    services.join_match(bob, match.pk)
+    assert (
+        notices_sent(django_capture_on_commit_callbacks, services.leave_match, alice, match.pk)
+        == []
+    )
+
+
+def test_the_time_running_out_tells_the_challenger_and_those_who_did_not_answer(
+    alice, bob, carol, dave, clock, django_capture_on_commit_callbacks
+):
+    match = challenge(alice, bob, carol, dave, wait=timedelta(hours=1))
+    challenges.accept(bob, challenge_of(match).pk)
+    clock.advance(hours=1)
+    [told] = notices_sent(django_capture_on_commit_callbacks, challenges.expire_challenges)
+    assert told["kind"] == "challenge_expired" and told["match_id"] == match.pk
+    assert sorted(told["user_ids"]) == sorted([alice.pk, carol.pk, dave.pk])
+
+
+def test_an_invitee_who_asked_for_challenge_emails_hears_it_was_called_off(
+    alice, bob, clock, settings, django_capture_on_commit_callbacks
+):
+    settings.SITE_URL = "https://hearts.example.com"
+    opt_in(bob, challenge_emails=True)
+    match = challenge(alice, bob)
+    run_due_tasks(clock.advance(seconds=1))
+    with django_capture_on_commit_callbacks(execute=True):
+        challenges.cancel(alice, challenge_of(match).pk)
+    run_due_tasks(clock.advance(seconds=1))
+    subjects = [message.subject for message in messages_to(bob)]
+    assert subjects[-1] == f"Alice called off the challenge to match {match.pk}"
+
+
+def test_the_navigation_counts_the_challenges_waiting_for_an_answer(alice, bob, carol, clock):
+    def count_shown(user) -> str:
+        page = client_for(user).get(reverse("lobby")).content.decode()
+        return page.split("data-challenge-number>", 1)[1].split("<", 1)[0]
+
+    first = challenge(alice, bob, wait=timedelta(hours=1))
+    challenge(carol, bob, players=3, wait=timedelta(hours=2))
+    assert count_shown(bob) == "2" and count_shown(alice) == "0"
+    challenges.decline(bob, challenge_of(first).pk)
+    assert count_shown(bob) == "1"
+    clock.advance(hours=2)  # past its time, before the sweep has run
+    assert count_shown(bob) == "0"
+
+
 def test_a_deleted_account_declines_what_waited_for_it_and_calls_off_what_it_sent(
     alice, bob, carol
 ):

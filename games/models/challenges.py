@@ -5,11 +5,13 @@ The match itself is an ordinary open private match (games/services/lobby.py seat
 person's invitation and their answer (games/services/challenges.py changes them).
 """
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.models.matches import Match
+from games.models.matches import Match, MatchStatus
 
 
 class Unanswered(models.TextChoices):
@@ -43,6 +45,18 @@ class Challenge(models.Model):
 
     def __str__(self) -> str:
         return f"Challenge of match {self.match_id}"
+
+    @classmethod
+    def waiting_for(cls, user_id: int, now: datetime) -> "models.QuerySet[Challenge]":
+        """The challenges a person may still answer: their seat is kept, the match has not
+        started or been called off, and the time to answer has not run out (even if the sweep
+        has not yet closed it). The Challenges page, *Your turn* and the navigation's count."""
+        return cls.objects.filter(
+            seats__invitee_id=user_id,
+            seats__answer=Answer.PENDING,
+            match__status=MatchStatus.OPEN,
+            expires_at__gt=now,
+        )
 
 
 class ChallengeSeat(models.Model):

@@ -31,13 +31,17 @@ EMAIL_CHOICE = {
     "rematch": "turn_emails",
     "rematch_offer": "turn_emails",
     "challenge": "challenge_emails",
+    "challenge_cancelled": "challenge_emails",
+    "challenge_expired": "challenge_emails",
 }
+# The kinds about a challenge: they lead to the Challenges page, not to the match.
+CHALLENGE_KINDS = ("challenge", "challenge_cancelled", "challenge_expired")
 KINDS = tuple(EMAIL_CHOICE)
 
 
 def notice_url(kind: str, match: Match) -> str:
     """Return where a notice leads: the challenges to answer, or the match."""
-    return reverse("challenges") if kind == "challenge" else match.get_absolute_url()
+    return reverse("challenges") if kind in CHALLENGE_KINDS else match.get_absolute_url()
 
 
 def notice_words(kind: str, by: str, match_id: int) -> tuple[str, str]:
@@ -54,6 +58,20 @@ def notice_words(kind: str, by: str, match_id: int) -> tuple[str, str]:
             gettext("%(by)s challenges you to a match of Hearts") % {"by": by},
             gettext("%(by)s challenges you to match %(match)s: accept or decline it.")
             % {"by": by, "match": match_id},
+        )
+    if kind == "challenge_cancelled":
+        return (
+            gettext("%(by)s called off the challenge to match %(match)s")
+            % {"by": by, "match": match_id},
+            gettext("%(by)s called off the challenge to match %(match)s.")
+            % {"by": by, "match": match_id},
+        )
+    if kind == "challenge_expired":
+        return (
+            gettext("The time to answer the challenge to match %(match)s has run out")
+            % {"match": match_id},
+            gettext("The time to answer the challenge to match %(match)s has run out.")
+            % {"match": match_id},
         )
     if kind == "rematch":
         return (

@@ -101,12 +101,7 @@ def received(viewer: User, *, waiting_only: bool = False) -> list[ChallengeRow]:
     now = clock.now()
     found = _challenges().filter(seats__invitee=viewer)
     if waiting_only:
-        found = found.filter(
-            seats__invitee=viewer,
-            seats__answer=Answer.PENDING,
-            match__status=MatchStatus.OPEN,
-            expires_at__gt=now,
-        )
+        found = found.filter(pk__in=Challenge.waiting_for(viewer.pk, now).values("pk"))
     return [_row(challenge, viewer, now) for challenge in found[:RECEIVED_LISTED]]
 
 

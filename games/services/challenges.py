@@ -222,8 +222,7 @@ def cancel(user: User, challenge_id: int) -> Changed:
         raise NotFound(gettext("There is no such challenge."))
     if table.match.status != MatchStatus.OPEN:
         raise Conflict(gettext("This challenge is over: its match was started or called off."))
-    lobby.end_invitations(table.match.pk)
-    table.match.status = MatchStatus.ABANDONED
+    lobby.call_off(table, user)
     return table.save()
 
 
@@ -261,4 +260,7 @@ def _expire(challenge_id: int) -> int:
         _release(table, challenge, invitation)
     lobby.start_if_full(table)
     table.save()
+    # The challenger and those who did not answer in time hear that the time has run out.
+    told = [challenge.challenger_id] + [invitation.invitee_id for invitation in pending]
+    announce_notice_after_commit(table.match.pk, told, "challenge_expired", "")
     return len(pending)

@@ -10,10 +10,18 @@ from django.utils.translation import gettext
 
 from games.lib import clock
 from games.lib.names import BOT_NAMES
-from games.models import Answer, BotLevel, ChallengeSeat, Match, MatchStatus, Seat
+from games.models import (
+    Answer,
+    BotLevel,
+    ChallengeSeat,
+    Match,
+    MatchStatus,
+    Seat,
+    display_name_of,
+)
 from games.services import clocks, people
 from games.services.errors import BadInput, Conflict, NotAllowed, TooManyOpen
-from games.services.events import announce_lobby_after_commit
+from games.services.events import announce_lobby_after_commit, announce_notice_after_commit
 from games.services.match_options import MatchOptions
 from games.services.shuffles import Shuffle
 from games.services.table import Changed, LockedTable
@@ -169,6 +177,24 @@ def end_invitations(match_id: int) -> None:
     ChallengeSeat.kept_at(match_id).update(answer=Answer.CANCELLED, answered_at=clock.now())
 
 
+def call_off(table: LockedTable, user: User) -> None:
+    """The creator calls an open match off: it is abandoned and its kept seats withdrawn.
+
+    Whoever was named in its challenge and had not declined hears of it once committed.
+    """
+    match_id = table.match.pk
+    told = list(
+        ChallengeSeat.objects.filter(
+            challenge__match_id=match_id, answer__in=(Answer.PENDING, Answer.ACCEPTED)
+        ).values_list("invitee_id", flat=True)
+    )
+    table.match.status = MatchStatus.ABANDONED
+    end_invitations(match_id)
+    if told:
+        by = display_name_of(user)
+        announce_notice_after_commit(match_id, told, "challenge_cancelled", "", by=by)
+
+
 def start_if_full(table: LockedTable) -> None:
     """Start the match once no seat is empty (a kept seat is empty until its person accepts)."""
     if not any(seat.is_empty for seat in table.seats):
@@ -213,8 +239,7 @@ def leave_match(user: User, match_id: int) -> Changed:
     if seat is None:
         raise Conflict(gettext("You do not have a seat in this match."))
     if table.match.created_by_id == user.pk:
-        table.match.status = MatchStatus.ABANDONED
-        end_invitations(match_id)
+        call_off(table, user)
     else:
         seat.user = None
         seat.save(update_fields=["user"])

@@ -302,6 +302,12 @@
   // A notice about one of this player's matches (nudged, given up, challenged): its words, a
   // link (a challenge's leads to the challenges to answer).
   function onNotice(data) {
+    // A challenge's notice carries how many challenges now wait for this player's answer.
+    var challenges = document.querySelector("[data-challenge-count]");
+    if (challenges && typeof data.challenges === "number") {
+      challenges.querySelector("[data-challenge-number]").textContent = String(data.challenges);
+      challenges.hidden = data.challenges === 0;
+    }
     toast("notice-" + data.match + "-" + data.kind, data.text, data.url || matchPath(data.match));
     announce(data.text);
   }
