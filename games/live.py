@@ -31,7 +31,7 @@ from games.lib.db_threads import in_db_thread
 from games.lib.languages import supported
 from games.lib.process_role import is_worker
 from games.models import Challenge, Profile, RelayedEvent
-from games.notifications.notices import CHALLENGE_KINDS, KINDS, notice_words
+from games.notifications.notices import CHALLENGE_KINDS, WORDED_KINDS, notice_words
 from games.services.events import (
     chat_posted,
     lobby_changed,
@@ -294,7 +294,7 @@ def relay_notice(
     messages = []
     for user_id in ids:
         words = text
-        if kind in KINDS:
+        if kind in WORDED_KINDS:
             with override(supported(chosen.get(user_id)) or settings.LANGUAGE_CODE):
                 words = str(notice_words(kind, by, match_id)[1])
         event: Event = {"type": "match.notice", "match": match_id, "kind": kind, "text": words}

@@ -8,8 +8,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.models import ChatBan, ChatMessage, ChatReport, Match, Mute, Room
+from games.models import ChatBan, ChatMessage, ChatReport, Match, Mute, ReportOutcome, Room
 from games.services import chat, people
+from games.services.events import match_notice
 from tests.factories import CSRF_FIELD, HTMX, client_for, make_match
 from tests.records_helpers import finished_match
 from tests.tournaments.test_duplicate_deal_secrecy import start_round_of_two_tables
@@ -295,6 +296,97 @@ def test_a_reader_reports_a_message_once_and_staff_hide_it(table, alice, bob, ma
     )
     assert ChatMessage.objects.get().hidden_by_staff
     assert "rude words" not in region(alice, table)
+    closed = ChatReport.objects.get()
+    assert closed.outcome == ReportOutcome.HIDDEN and closed.closed_by.username == "boss"
+
+
+def reporters_told(django_capture_on_commit_callbacks, call) -> list[dict]:
+    """Run staff's decision and return the notices it sent once committed."""
+    heard: list[dict] = []
+
+    def listen(sender, **notice):
+        heard.append({key: notice[key] for key in ("match_id", "user_ids", "kind")})
+
+    match_notice.connect(listen, dispatch_uid="test-reporters")
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            call()
+    finally:
+        match_notice.disconnect(dispatch_uid="test-reporters")
+    return heard
+
+
+def test_staff_close_reports_leaving_the_message_and_each_reporter_hears_once(
+    table, alice, bob, carol, make_user, django_capture_on_commit_callbacks
+):
+    say(bob, table, text="borderline")
+    message = ChatMessage.objects.get()
+    table.status = "finished"  # once over, the spectators read the players' room too
+    table.save(update_fields=["status"])
+    report(alice, table, message.pk)
+    report(carol, table, message.pk)
+    staff = client_for(make_user("boss", "Boss", is_staff=True, is_superuser=True))
+    changelist = reverse("admin:games_chatreport_changelist")
+    open_ids = list(ChatReport.objects.values_list("pk", flat=True))
+
+    def keep() -> None:
+        staff.post(changelist, {"action": "keep_reported", "_selected_action": open_ids})
+
+    [told] = reporters_told(django_capture_on_commit_callbacks, keep)
+    assert told["match_id"] == table.pk and told["kind"] == "report_kept"
+    assert sorted(told["user_ids"]) == sorted([alice.pk, carol.pk])
+    assert not ChatMessage.objects.get().hidden_by_staff
+    assert set(ChatReport.objects.values_list("outcome", flat=True)) == {ReportOutcome.KEPT}
+    # Closed reports are closed: hiding the message later tells nobody again.
+    assert (
+        reporters_told(
+            django_capture_on_commit_callbacks,
+            lambda: staff.post(
+                reverse("admin:games_chatmessage_changelist"),
+                {"action": "hide", "_selected_action": [message.pk]},
+            ),
+        )
+        == []
+    )
+    assert ChatMessage.objects.get().hidden_by_staff
+    assert "borderline" not in region(alice, table)
+    listing = staff.get(changelist, {"outcome": ReportOutcome.KEPT}).content.decode()
+    assert "borderline" in listing and "Left as it is" in listing
+
+
+def test_hiding_a_reported_message_from_the_messages_list_closes_its_reports(
+    table, alice, bob, make_user, django_capture_on_commit_callbacks
+):
+    say(bob, table, text="rude words")
+    message = ChatMessage.objects.get()
+    report(alice, table, message.pk)
+    staff = client_for(make_user("boss", "Boss", is_staff=True, is_superuser=True))
+
+    def hide() -> None:
+        response = staff.post(
+            reverse("admin:games_chatmessage_changelist"),
+            {"action": "hide", "_selected_action": [message.pk]},
+            follow=True,
+        )
+        assert "1 report closed; its reporter has been told." in response.content.decode()
+
+    [told] = reporters_told(django_capture_on_commit_callbacks, hide)
+    assert told == {"match_id": table.pk, "user_ids": [alice.pk], "kind": "report_hidden"}
+    assert ChatReport.objects.get().outcome == ReportOutcome.HIDDEN
+
+
+def test_the_reporter_hears_the_outcome_in_their_own_language():
+    from django.utils.translation import override
+
+    from games.notifications.notices import notice_words
+
+    with override("en"):
+        subject, text = notice_words("report_hidden", "", 7)
+    assert text == "Staff read the message you reported in match 7 and hid it from everyone."
+    assert subject == text.rstrip(".")
+    with override("id"):
+        assert notice_words("report_kept", "", 7)[1] != notice_words("report_hidden", "", 7)[1]
+        assert "7" in notice_words("report_kept", "", 7)[1]
 
 
 def test_a_message_one_may_not_read_cannot_be_reported(table, alice, bob, carol):

@@ -1,22 +1,33 @@
 """Admin for the table chat: messages staff may hide, reports read with the messages around
-them, and chat taken away from an account for a time (games/services/chat.py)."""
+them and closed (the message hidden, or left as it is: the reporter hears which), and chat
+taken away from an account for a time (games/services/chat.py decides each)."""
 
 from django.contrib import admin
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.admin.base import ReadOnlyAdmin
-from games.models import ChatBan, ChatMessage, ChatReport
+from games.models import ChatBan, ChatMessage, ChatReport, ReportOutcome
+from games.services import chat
 
 # How many messages of the room the report shows before and after the one reported.
 AROUND = 5
 
 
-def _hide(queryset: QuerySet[ChatMessage], hidden: bool) -> None:
-    queryset.update(hidden_by_staff=hidden)
+def _closed(request: HttpRequest, message_ids: list[int], outcome: str) -> str:
+    """Close the reports of these messages as staff decided; say how many were closed."""
+    assert isinstance(request.user, User)  # the admin is for signed-in staff
+    closed = chat.close_reports(request.user, message_ids, outcome)
+    return ngettext(
+        "%(count)d report closed; its reporter has been told.",
+        "%(count)d reports closed; their reporters have been told.",
+        closed,
+    ) % {"count": closed}
 
 
 @admin.register(ChatMessage)
@@ -39,21 +50,31 @@ class ChatMessageAdmin(ReadOnlyAdmin[ChatMessage]):
 
     @admin.action(description=_("Hide these messages from everyone"))
     def hide(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
-        _hide(queryset, True)
+        ids = list(queryset.values_list("pk", flat=True))
+        self.message_user(request, _closed(request, ids, ReportOutcome.HIDDEN))
 
     @admin.action(description=_("Show these messages again"))
     def show(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
-        _hide(queryset, False)
+        queryset.update(hidden_by_staff=False)
 
 
 @admin.register(ChatReport)
 class ChatReportAdmin(ReadOnlyAdmin[ChatReport]):
-    """Reports, each with the messages around the one reported; its action hides them."""
+    """Reports, each with the messages around the one reported; the actions close them."""
 
-    list_display = ["created_at", "reporter", "author", "reported_words", "hidden"]
+    list_display = ["created_at", "reporter", "author", "reported_words", "outcome", "hidden"]
+    list_filter = ["outcome"]
     list_select_related = ["reporter", "message__author"]
-    readonly_fields = ["message", "reporter", "created_at", "around"]
-    actions = ["hide_reported"]
+    readonly_fields = [
+        "message",
+        "reporter",
+        "created_at",
+        "around",
+        "outcome",
+        "closed_at",
+        "closed_by",
+    ]
+    actions = ["hide_reported", "keep_reported"]
 
     def has_change_permission(self, request: HttpRequest, obj: ChatReport | None = None) -> bool:
         return bool(request.user.is_staff)  # for the action and the page; nothing is edited
@@ -89,7 +110,13 @@ class ChatReportAdmin(ReadOnlyAdmin[ChatReport]):
 
     @admin.action(description=_("Hide the reported messages from everyone"))
     def hide_reported(self, request: HttpRequest, queryset: QuerySet[ChatReport]) -> None:
-        _hide(ChatMessage.objects.filter(reports__in=queryset), True)
+        ids = list(queryset.values_list("message_id", flat=True))
+        self.message_user(request, _closed(request, ids, ReportOutcome.HIDDEN))
+
+    @admin.action(description=_("Close the reports, leaving the messages as they are"))
+    def keep_reported(self, request: HttpRequest, queryset: QuerySet[ChatReport]) -> None:
+        ids = list(queryset.values_list("message_id", flat=True))
+        self.message_user(request, _closed(request, ids, ReportOutcome.KEPT))
 
 
 @admin.register(ChatBan)

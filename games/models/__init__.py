@@ -2,7 +2,15 @@
 follows, blocks, table chat."""
 
 from games.models.challenges import Answer, Challenge, ChallengeSeat, Unanswered
-from games.models.chat import CHAT_TEXT_MAX, ChatBan, ChatMessage, ChatReport, Mute, Room
+from games.models.chat import (
+    CHAT_TEXT_MAX,
+    ChatBan,
+    ChatMessage,
+    ChatReport,
+    Mute,
+    ReportOutcome,
+    Room,
+)
 from games.models.heartbeats import WorkerHeartbeat
 from games.models.matches import (
     Action,
@@ -45,6 +53,7 @@ __all__ = [
     "ChatBan",
     "ChatMessage",
     "ChatReport",
+    "ReportOutcome",
     "Mute",
     "Room",
     "BonusCard",

@@ -73,14 +73,30 @@ class Mute(models.Model):
         return f"{self.user_id} mutes {self.muted_id}"
 
 
+class ReportOutcome(models.TextChoices):
+    """What staff decided about a reported message; the reporter is told."""
+
+    OPEN = "", _("Not yet read")
+    HIDDEN = "hidden", _("Hidden from everyone")
+    KEPT = "kept", _("Left as it is")
+
+
 class ChatReport(models.Model):
-    """A reader telling staff about a message; staff read it with the messages around it."""
+    """A reader telling staff about a message; staff read it with the messages around it,
+    then close it: the message hidden, or left as it is."""
 
     message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports")
     reporter = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_reports"
     )
     created_at = models.DateTimeField()
+    outcome = models.CharField(
+        max_length=6, choices=ReportOutcome.choices, default=ReportOutcome.OPEN, blank=True
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -34,9 +34,13 @@ EMAIL_CHOICE = {
     "challenge_cancelled": "challenge_emails",
     "challenge_expired": "challenge_emails",
 }
+KINDS = tuple(EMAIL_CHOICE)
+# Kinds heard only live, never e-mailed: a reporter hears what staff decided of a message.
+LIVE_ONLY_KINDS = ("report_hidden", "report_kept")
+# Every kind whose words `notice_words` writes, in each listener's language.
+WORDED_KINDS = KINDS + LIVE_ONLY_KINDS
 # The kinds about a challenge: they lead to the Challenges page, not to the match.
 CHALLENGE_KINDS = ("challenge", "challenge_cancelled", "challenge_expired")
-KINDS = tuple(EMAIL_CHOICE)
 
 
 def notice_url(kind: str, match: Match) -> str:
@@ -73,6 +77,16 @@ def notice_words(kind: str, by: str, match_id: int) -> tuple[str, str]:
             gettext("The time to answer the challenge to match %(match)s has run out.")
             % {"match": match_id},
         )
+    if kind == "report_hidden":
+        words = gettext(
+            "Staff read the message you reported in match %(match)s and hid it from everyone."
+        ) % {"match": match_id}
+        return words.rstrip("."), words
+    if kind == "report_kept":
+        words = gettext(
+            "Staff read the message you reported in match %(match)s and left it as it is."
+        ) % {"match": match_id}
+        return words.rstrip("."), words
     if kind == "rematch":
         return (
             gettext("Your rematch has started: match %(match)s") % {"match": match_id},

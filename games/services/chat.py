@@ -17,12 +17,15 @@ Whose messages a reader sees: not those staff hid, nor those of anyone the reade
 (`Mute`), nor of anyone with a block between the two, either way (`people.blocks_of`).
 Sending is limited per person (`within_limit`): a burst, and an hour's worth. Staff may take
 chat away from an account until a time (`ChatBan`: it still reads); a reader may report a
-message (`ChatReport`), which staff read in the admin with the messages around it and may
-hide (`hidden_by_staff`).
+message (`ChatReport`), which staff read in the admin with the messages around it and close
+(`close_reports`): the message hidden (`hidden_by_staff`) or left as it is; the reporter hears
+which, live.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -42,13 +45,14 @@ from games.models import (
     ChatReport,
     Match,
     Mute,
+    ReportOutcome,
     Room,
     Seat,
     Table,
 )
 from games.services import people
 from games.services.errors import BadInput, NotAllowed, NotFound, TooSoon
-from games.services.events import announce_chat_after_commit
+from games.services.events import announce_chat_after_commit, announce_notice_after_commit
 from games.services.people import person_named
 from games.services.writes import write_transaction
 
@@ -231,6 +235,28 @@ def report(user: User, match_id: int, message_id: int) -> None:
         ChatReport.objects.get_or_create(
             message=message, reporter=user, defaults={"created_at": clock.now()}
         )
+
+
+@write_transaction()
+def close_reports(staff: User, message_ids: Collection[int], outcome: str) -> int:
+    """Staff's decision on these messages: hidden from everyone, or left as they are.
+
+    Hiding works whether or not anyone reported a message. Every open report of them is
+    closed with the outcome, and each reporter hears it (live, in their language) once it is
+    committed. Return how many reports were closed.
+    """
+    if outcome not in (ReportOutcome.HIDDEN, ReportOutcome.KEPT):
+        raise BadInput(gettext("Choose whether the messages are hidden or left as they are."))
+    if outcome == ReportOutcome.HIDDEN:
+        ChatMessage.objects.filter(pk__in=message_ids).update(hidden_by_staff=True)
+    still_open = ChatReport.objects.filter(message_id__in=message_ids, outcome=ReportOutcome.OPEN)
+    reporters: dict[int, list[int]] = defaultdict(list)  # by match
+    for match_id, reporter_id in still_open.values_list("message__match_id", "reporter_id"):
+        reporters[match_id].append(reporter_id)
+    closed = still_open.update(outcome=outcome, closed_at=clock.now(), closed_by=staff)
+    for match_id, told in reporters.items():
+        announce_notice_after_commit(match_id, told, f"report_{outcome}", "")
+    return closed
 
 
 def _other(user: User, name: str) -> User:
