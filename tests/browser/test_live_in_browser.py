@@ -316,3 +316,38 @@ def test_a_chat_message_appears_live_at_the_other_players_page(browser, site):
     expect(bob.locator("#chat .chat-messages")).to_contain_text("see you <b>soon</b>")
     bob.locator(".chat-phrases button[value='well_played']").click()
     expect(alice.locator("#chat .chat-messages")).to_contain_text("Well played!")
+
+
+def test_a_message_out_of_sight_is_told_and_what_one_was_typing_stays(browser, site):
+    base, match = site
+    table = f"/matches/{match['match']}/"
+    alice = player_page(browser, base, "alice")
+    bob = player_page(browser, base, "bob")
+    bob.set_viewport_size({"width": 390, "height": 844})  # a phone: the table fills the screen
+    for page in (alice, bob):
+        page.goto(table)
+        live(page, "following")
+    told = bob.locator('[data-toast-match="chat"]')
+    alice.fill("#chat-text", "are you there?")
+    alice.locator(".chat-write button").click()
+    expect(told).to_contain_text("New message in the chat")
+    told.get_by_role("link").click()  # to the chat; the toast has said what it had to
+    expect(told).to_have_count(0)
+    expect(bob.locator("#chat .chat-messages")).to_contain_text("are you there?")
+    # Bob is halfway through a sentence when Alice's next words arrive: both stay.
+    bob.locator("#chat-text").fill("yes, just think")
+    alice.locator(".chat-phrases button[value='well_played']").click()
+    expect(bob.locator("#chat .chat-messages")).to_contain_text("Well played!")
+    expect(bob.locator("#chat-text")).to_have_value("yes, just think")
+    expect(bob.locator("#chat-text")).to_be_focused()
+    bob.locator("#chat-text").press("End")
+    bob.keyboard.type("ing")
+    bob.locator(".chat-write button").click()
+    expect(alice.locator("#chat .chat-messages")).to_contain_text("yes, just thinking")
+    expect(bob.locator("#chat-text")).to_have_value("")  # what was sent is not put back
+    # Words that arrive while the chat is in sight need no toast.
+    alice.locator(".chat-phrases button[value='thanks']").click()
+    expect(bob.locator("#chat .chat-messages")).to_contain_text("Thanks")
+    expect(told).to_have_count(0)
+    alice.context.close()
+    bob.context.close()

@@ -322,19 +322,74 @@
     });
   }
 
+  // The newest message of someone else's this viewer reads ([data-others] holds its id).
+  function newestFromOthers() {
+    var newest = 0;
+    document.querySelectorAll("#chat [data-others]").forEach(function (item) {
+      newest = Math.max(newest, Number(item.dataset.others));
+    });
+    return newest;
+  }
+
+  function chatInView() {
+    var chat = document.getElementById("chat");
+    if (!chat) { return false; }
+    var box = chat.getBoundingClientRect();
+    return box.bottom > 0 && box.top < window.innerHeight;
+  }
+
+  // What the viewer was typing when the region was fetched, put back once it is swapped.
+  var typing = null;
+
   function onChat(data) {
     var chat = document.getElementById("chat");
     if (data.match !== followed || !chat || !chat.dataset.chatUrl || !window.htmx) { return; }
-    // Keep what the viewer is typing: the region is swapped whole.
     var box = document.getElementById("chat-text");
-    if (box && box.value) { return; }
-    window.htmx.ajax("GET", chat.dataset.chatUrl, { target: "#chat", swap: "outerHTML" });
+    if (box && box.value) {
+      typing = { value: box.value, focused: document.activeElement === box,
+        start: box.selectionStart, end: box.selectionEnd };
+    }
+    var before = newestFromOthers();
+    window.htmx.ajax("GET", chat.dataset.chatUrl, { target: "#chat", swap: "outerHTML" })
+      .then(function () {
+        restoreTyping();
+        // Someone else's words arrived out of sight (a phone shows the table first): say so.
+        if (newestFromOthers() > before && !chatInView()) {
+          toast("chat", gettext("New message in the chat"), "#chat");
+        }
+      });
   }
+
+  function restoreTyping() {
+    var box = document.getElementById("chat-text");
+    if (!typing || !box) { typing = null; return; }
+    if (!box.value) {
+      box.value = typing.value;
+      if (typing.focused) {
+        box.focus();
+        box.setSelectionRange(typing.start, typing.end);
+      }
+    }
+    typing = null;
+  }
+
+  // Words sent are not words to put back.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail.elt && event.detail.elt.closest && event.detail.elt.closest(".chat-write")) {
+      typing = null;
+    }
+  });
 
   document.addEventListener("htmx:afterSettle", function (event) {
     if (event.detail.target && event.detail.target.id === "chat") { scrollChat(); }
   });
   scrollChat();
+
+  // Once the chat is in sight, its toast has said what it had to.
+  window.addEventListener("scroll", function () {
+    var told = live.querySelector('[data-toast-match="chat"]');
+    if (told && chatInView()) { told.remove(); }
+  }, { passive: true });
 
   // ----- the lobby's lists -----
 
