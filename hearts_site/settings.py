@@ -316,6 +316,9 @@ SWEEP_INTERVAL_SECONDS = int(os.environ.get("SWEEP_INTERVAL_SECONDS", "60"))
 SWEEP_BATCH = int(os.environ.get("SWEEP_BATCH", "500"))
 # A table waiting this long on a bot that searches (its runner stopped, say) is moved by the sweep.
 BOT_STUCK_SECONDS = int(os.environ.get("BOT_STUCK_SECONDS", "30"))
+# A worker's task goes on playing a table's bots, one change a card, for this long before it
+# queues the rest behind other tables' tasks (games/background/bot_runner.py); 0: one card a task.
+BOT_TASK_SECONDS = float(os.environ.get("BOT_TASK_SECONDS", "0.25"))
 # Reminders of near deadlines (games/notifications/reminders.py): at most one e-mail this often.
 REMINDER_GAP_SECONDS = int(os.environ.get("REMINDER_GAP_SECONDS", "3600"))
 # Open matches that never fill are given up after this many days (games/services/stalled.py);

@@ -103,6 +103,8 @@ def test_the_table_names_each_bots_level(alice):
 def test_a_persons_card_is_answered_before_the_searching_bots_play(
     alice, django_capture_on_commit_callbacks
 ):
+    # A forced card of hers would be played for her (actor "forced"): the deal is random.
+    Profile.objects.filter(user=alice).update(auto_play_forced=False)
     match = make_match(alice, bots=3, bot_levels=NORMAL_BOTS)
     response = play_until_a_bot_must_search(
         match, client_for(alice), django_capture_on_commit_callbacks
@@ -150,9 +152,10 @@ def test_the_background_plays_the_bots_one_card_and_one_version_at_a_time(
     assert announced == list(range(before + 1, before + played + 1))
 
 
-def test_in_a_server_or_a_worker_each_bot_card_is_a_task_of_its_own_on_the_now_queue(
-    alice, django_capture_on_commit_callbacks, monkeypatch
+def test_with_no_time_to_go_on_each_bot_card_is_a_task_of_its_own_on_the_now_queue(
+    alice, django_capture_on_commit_callbacks, monkeypatch, settings
 ):
+    settings.BOT_TASK_SECONDS = 0
     Profile.objects.filter(user=alice).update(auto_play_forced=False)  # see the test above
     match = make_match(alice, bots=3, bot_levels=NORMAL_BOTS)
     play_until_a_bot_must_search(match, client_for(alice), django_capture_on_commit_callbacks)
@@ -179,6 +182,46 @@ def test_in_a_server_or_a_worker_each_bot_card_is_a_task_of_its_own_on_the_now_q
         assert played <= 6
     assert match.bots_due_since is None
     assert 0 in state_of(match).to_act()
+
+
+@pytest.mark.django_db(transaction=True)  # as in a worker: each card's commit takes effect
+def test_a_worker_s_task_plays_every_bot_card_owed_one_change_each_and_queues_nothing_more(
+    alice, monkeypatch, settings
+):
+    settings.BOT_TASK_SECONDS = 60  # time enough for every card the bots owe
+    Profile.objects.filter(user=alice).update(auto_play_forced=False)
+    monkeypatch.setattr(process_role, "_worker", True)  # the bots' cards are queued, not played
+    match = make_match(alice, bots=3, bot_levels=NORMAL_BOTS)
+    client = client_for(alice)
+    for _ in range(60):
+        match.refresh_from_db()
+        if match.bots_due_since is not None:
+            break
+        move = next_move(match, 0)
+        assert move is not None, "the person must be to act while no bot is due"
+        assert client.post(move.url, move.data, **HTMX).status_code == 200
+    before = match.version
+    [task] = queued("play_bot_turn")
+    DBTaskResult.objects.filter(pk=task.pk).delete()
+    announced = []
+
+    def listen(sender, *, version, **kwargs):
+        announced.append(version)
+
+    match_changed.connect(listen)
+    try:
+        assert play_bot_turn.call(match.pk) is True
+    finally:
+        match_changed.disconnect(listen)
+    match.refresh_from_db()
+    played = match.version - before
+    assert 1 <= played <= 6 and match.bots_due_since is None
+    assert 0 in state_of(match).to_act()
+    # Each card still its own change, announced to the pages; no task left in the queue.
+    assert announced == list(range(before + 1, match.version + 1))
+    assert queued("play_bot_turn") == []
+    # A task for a table that owes nothing plays nothing and queues nothing.
+    assert play_bot_turn.call(match.pk) is False and queued("play_bot_turn") == []
 
 
 def test_outside_a_server_the_bots_play_as_soon_as_the_move_commits(

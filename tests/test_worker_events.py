@@ -206,7 +206,8 @@ def test_the_searching_bots_cards_played_by_the_worker_reach_the_player(site, re
     assert len(versions) >= 2
     assert updates[0]["to_act"] == [] and updates[-1]["to_act"] == [alice_id]
     assert all(u["to_act"] == [] for u in updates[:-1])
-    # The worker played them, each card a task of its own.
+    # The worker played them: a task goes on with the next bot's card while it has time
+    # (BOT_TASK_SECONDS), so one task at least, and never more tasks than cards.
     bot_cards = rows(
         env,
         "SELECT count(*) FROM games_action WHERE match_id = ? AND version > ? AND actor = 'bot'",
@@ -219,7 +220,7 @@ def test_the_searching_bots_cards_played_by_the_worker_reach_the_player(site, re
         "SELECT count(*) FROM django_tasks_database_dbtaskresult"
         " WHERE task_path LIKE '%play_bot_turn' AND status = 'SUCCESSFUL'",
     )[0][0]
-    assert played >= bot_cards
+    assert 1 <= played <= bot_cards
     check_the_path(env, redis_url)
     no_tracebacks(log)
 

@@ -3,7 +3,7 @@
 A bot of level normal or strong looks for its card by playing out sampled deals (tens of
 milliseconds, `games/engine/bots/search.py`). When one is to play, the change that made it so
 stops there and marks the match (`Match.bots_due_since`); once it commits, a worker plays the
-card (`play_bot_card`, one queued task a card: `games/background/bot_runner.py`), and the
+card (`play_bot_card`; the queued tasks of `games/background/bot_runner.py`), and the
 sweep queues it again for a table left waiting too long (its task lost).
 
 Each card is searched for outside any transaction, on the table as last committed, then
@@ -74,6 +74,11 @@ def play_bots(match_id: int) -> int:
     while played < MOST_CARDS and play_bot_card(match_id):
         played += 1
     return played
+
+
+def owed(match_id: int) -> bool:
+    """Say whether the match is marked as waiting on a searching bot."""
+    return Match.objects.filter(pk=match_id, bots_due_since__isnull=False).exists()
 
 
 def waiting(before: datetime, limit: int) -> list[int]:
