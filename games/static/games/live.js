@@ -54,13 +54,16 @@
   }
 
   function onMatchChange(version, status) {
-    if (version <= shown) { return; }
+    if (version < shown) { return; }
+    // The page may show this version already (the answer to its own last card, which swaps
+    // the regions in) yet not its status: the page of a finished match has other parts.
     if (status && status !== pageStatus) {
       // Starting or ending a match changes which regions the page has: load it anew.
       leaving = true;
       window.location.reload();
       return;
     }
+    if (version === shown) { return; }
     wanted = Math.max(wanted, version);
     catchUp();
   }
@@ -316,19 +319,81 @@
     });
   }
 
-  function onChat(data) {
+  // One request to the chat region at a time (a fetch, or a message sent, a mute): the answer
+  // of one replaces the region the other swaps its answer into, which is then lost. News heard
+  // meanwhile, or requests that overlapped, are fetched again once none is out, into the region
+  // then on the page. Counted by their XHR: htmx's own events about a request whose region was
+  // replaced never reach the document.
+  var chatBusy = 0;
+  var chatAgain = false;
+
+  function isChatRequest(event) {
+    return event.detail.target && event.detail.target.id === "chat";
+  }
+
+  function fetchChat() {
     var chat = document.getElementById("chat");
-    if (data.match !== followed || !chat || !chat.dataset.chatUrl || !window.htmx) { return; }
+    if (!chat || !chat.dataset.chatUrl || !window.htmx) { return; }
     // Keep what the viewer is typing: the region is swapped whole.
     var box = document.getElementById("chat-text");
     if (box && box.value) { return; }
+    chatAgain = false;
     window.htmx.ajax("GET", chat.dataset.chatUrl, { target: "#chat", swap: "outerHTML" });
   }
+
+  function onChat(data) {
+    if (data.match !== followed) { return; }
+    if (chatBusy > 0) { chatAgain = true; return; }
+    fetchChat();
+  }
+
+  document.addEventListener("htmx:beforeSend", function (event) {
+    var xhr = event.detail.xhr;
+    if (!isChatRequest(event) || !xhr) { return; }
+    if (chatBusy > 0) { chatAgain = true; }
+    chatBusy += 1;
+    // "loadend" follows htmx's own handling of the answer (its swap), or an error or abort.
+    xhr.addEventListener("loadend", function () {
+      chatBusy = Math.max(0, chatBusy - 1);
+      if (chatBusy === 0 && chatAgain) { fetchChat(); }
+    });
+  });
+  // Words typed while a fetch was out stay: its answer is not swapped in (sending them
+  // answers with the chat as it stands).
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var box = document.getElementById("chat-text");
+    var config = event.detail.requestConfig;
+    if (isChatRequest(event) && config && config.verb === "get" && box && box.value) {
+      event.detail.shouldSwap = false;
+    }
+  });
 
   document.addEventListener("htmx:afterSettle", function (event) {
     if (event.detail.target && event.detail.target.id === "chat") { scrollChat(); }
   });
   scrollChat();
+
+  // ----- playing a finished match again (templates/games/_rematch.html) -----
+
+  // Someone answered "Play again": draw the panel anew from the page (it is drawn on the full
+  // page only); once the rematch has started, those seated there go to it.
+  function onRematch(data) {
+    if (data.match !== followed || leaving) { return; }
+    if (data.rematch && (data.seated || []).indexOf(me) >= 0) {
+      leaving = true;
+      window.location.href = matchPath(data.rematch);
+      return;
+    }
+    var panel = document.querySelector(".rematch-panel");
+    if (!panel || !window.fetch || !window.DOMParser) { return; }
+    window.fetch(matchPath(followed), { credentials: "same-origin" }).then(function (answer) {
+      return answer.ok ? answer.text() : "";
+    }).then(function (html) {
+      var fresh = html && new DOMParser().parseFromString(html, "text/html").querySelector(".rematch-panel");
+      var current = document.querySelector(".rematch-panel");
+      if (fresh && current && !leaving) { current.replaceWith(document.importNode(fresh, true)); }
+    }).catch(function () {}); // the next answer, or a reload, shows it
+  }
 
   // ----- the lobby's lists -----
 
@@ -356,6 +421,8 @@
       onSeated(data);
     } else if (data.type === "match.notice") {
       onNotice(data);
+    } else if (data.type === "rematch.updated") {
+      onRematch(data);
     } else if (data.type === "chat.updated") {
       onChat(data);
     } else if (data.type === "lobby.changed") {
