@@ -25,8 +25,10 @@ def table(browser, tmp_path) -> Iterator[tuple[int, int, dict[str, Page]]]:
     env = site_env(tmp_path / "site.sqlite3")
     match = seated_match(env, "last-trick")
     with daphne(env) as base:
-        pages = {name: log_in_meanwhile(browser, base, name) for name in NAMES}
+        pages: dict[str, Page] = {}
         try:
+            for name in NAMES:
+                pages[name] = log_in_meanwhile(browser, base, name)
             for page in pages.values():
                 expect(page.get_by_role("heading", name="Your turn")).to_be_visible()
             yield match["match"], match["card"], pages
