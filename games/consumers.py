@@ -155,6 +155,12 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if not getattr(self, "sealed", False):
             await self.send_json({key: event[key] for key in ("type", "match", "room")})
 
+    async def rematch_updated(self, event: dict[str, object]) -> None:
+        """Tell the page that the followed (finished) match's "Play again" was answered, and
+        once it has started, the rematch and who sits at it (ids only, as `to_act` names)."""
+        keys = ("type", "match", "rematch", "seated")
+        await self.send_json({key: event[key] for key in keys})
+
     async def turn_notify(self, event: dict[str, object]) -> None:
         """Tell the page that its user must act in a match."""
         await self.send_json({key: event[key] for key in NOTICE_FIELDS if key in event})

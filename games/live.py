@@ -37,6 +37,7 @@ from games.services.events import (
     lobby_changed,
     match_changed,
     match_notice,
+    rematch_answered,
     tournament_seated,
 )
 
@@ -320,3 +321,18 @@ def relay_chat(sender: object, *, match_id: int, room: str, **kwargs: object) ->
     """
     event = {"type": "chat.updated", "match": match_id, "room": room}
     _send([(match_group(match_id), event)], f"a chat message in match {match_id}")
+
+
+@receiver(rematch_answered, dispatch_uid="games.live.rematch")
+def relay_rematch(
+    sender: object, *, match_id: int, rematch_id: int | None, seated: list[int], **kwargs: object
+) -> None:
+    """Tell a finished match's pages that its "Play again" was answered: they draw the answers
+    anew, and once the rematch has started, the people seated there go to it."""
+    event = {
+        "type": "rematch.updated",
+        "match": match_id,
+        "rematch": rematch_id,
+        "seated": sorted(set(seated)),
+    }
+    _send([(match_group(match_id), event)], f"an answer to play match {match_id} again")

@@ -113,3 +113,21 @@ chat_posted = Signal()
 def announce_chat_after_commit(match_id: int, room: str) -> None:
     """Send `chat_posted` once the surrounding transaction commits."""
     transaction.on_commit(lambda: chat_posted.send(sender=None, match_id=match_id, room=room))
+
+
+# Sent with: match_id (int, a finished match), rematch_id (int or None) and seated (list[int]):
+# someone answered its "Play again"; once the rematch has started, its id and the people seated
+# at it. The finished match's pages draw their panel anew, or go to the rematch.
+rematch_answered = Signal()
+
+
+def announce_rematch_after_commit(
+    match_id: int, rematch_id: int | None = None, seated: list[int] | None = None
+) -> None:
+    """Send `rematch_answered` once the surrounding transaction commits."""
+    people = list(seated or [])
+    transaction.on_commit(
+        lambda: rematch_answered.send(
+            sender=None, match_id=match_id, rematch_id=rematch_id, seated=people
+        )
+    )

@@ -24,7 +24,7 @@ from games.lib.names import BOT_NAMES
 from games.models import BotLevel, Match, MatchStatus, RematchAnswer, Seat, display_name_of
 from games.services import people
 from games.services.errors import Conflict, NotAllowed, NotFound
-from games.services.events import announce_notice_after_commit
+from games.services.events import announce_notice_after_commit, announce_rematch_after_commit
 from games.services.lobby import new_match_row
 from games.services.match_options import MatchOptions
 from games.services.table import LockedTable
@@ -125,6 +125,7 @@ def _start(creator: User, match: Match, seats: list[Seat]) -> Match:
     others = [user_id for user_id in seated if user_id != creator.pk]
     text = gettext("Your rematch has started: match %(match)s.") % {"match": started.pk}
     announce_notice_after_commit(started.pk, others, "rematch", text)
+    announce_rematch_after_commit(match.pk, started.pk, seated)
     return started
 
 
@@ -160,6 +161,7 @@ def accept(user: User, match_id: int) -> Match | None:
     persons = {seat.user.pk for seat in seats if seat.user is not None and seat.user.is_active}
     if persons <= set(_accepters(match)):
         return _start(user, match, seats)
+    announce_rematch_after_commit(match.pk)  # the pages of the match show who will play
     if not accepted:  # the first yes: tell the others an answer is awaited
         by = display_name_of(user)
         text = gettext("%(by)s would play match %(match)s again.") % {"by": by, "match": match.pk}
@@ -173,6 +175,7 @@ def decline(user: User, match_id: int) -> None:
     """Say no thanks: a bot takes the seat if the others play again."""
     match, _seats = _locked_offer(user, match_id)
     _answer(match, user, accepted=False)
+    announce_rematch_after_commit(match.pk)
 
 
 @write_transaction()

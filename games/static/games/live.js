@@ -54,13 +54,16 @@
   }
 
   function onMatchChange(version, status) {
-    if (version <= shown) { return; }
+    if (version < shown) { return; }
+    // The page may show this version already (the answer to its own last card, which swaps
+    // the regions in) yet not its status: the page of a finished match has other parts.
     if (status && status !== pageStatus) {
       // Starting or ending a match changes which regions the page has: load it anew.
       leaving = true;
       window.location.reload();
       return;
     }
+    if (version === shown) { return; }
     wanted = Math.max(wanted, version);
     catchUp();
   }
@@ -322,6 +325,22 @@
     });
   }
 
+  // One request to the chat region at a time (a fetch, or a message sent, a mute): the answer
+  // of one replaces the region the other swaps its answer into, which is then lost. News heard
+  // meanwhile, or requests that overlapped, are fetched again once none is out, into the region
+  // then on the page. Counted by their XHR: htmx's own events about a request whose region was
+  // replaced never reach the document.
+  var chatBusy = 0;
+  var chatAgain = false;
+  // Taken just before a fetched region is swapped in: what the viewer was typing (put back
+  // after the swap) and the newest message of someone else's then shown.
+  var typing = null;
+  var newestBefore = 0;
+
+  function isChatRequest(event) {
+    return event.detail.target && event.detail.target.id === "chat";
+  }
+
   // The newest message of someone else's this viewer reads ([data-others] holds its id).
   function newestFromOthers() {
     var newest = 0;
@@ -338,32 +357,9 @@
     return box.bottom > 0 && box.top < window.innerHeight;
   }
 
-  // What the viewer was typing when the region was fetched, put back once it is swapped.
-  var typing = null;
-
-  function onChat(data) {
-    var chat = document.getElementById("chat");
-    if (data.match !== followed || !chat || !chat.dataset.chatUrl || !window.htmx) { return; }
-    var box = document.getElementById("chat-text");
-    if (box && box.value) {
-      typing = { value: box.value, focused: document.activeElement === box,
-        start: box.selectionStart, end: box.selectionEnd };
-    }
-    var before = newestFromOthers();
-    window.htmx.ajax("GET", chat.dataset.chatUrl, { target: "#chat", swap: "outerHTML" })
-      .then(function () {
-        restoreTyping();
-        // Someone else's words arrived out of sight (a phone shows the table first): say so.
-        if (newestFromOthers() > before && !chatInView()) {
-          toast("chat", gettext("New message in the chat"), "#chat");
-        }
-      });
-  }
-
   function restoreTyping() {
     var box = document.getElementById("chat-text");
-    if (!typing || !box) { typing = null; return; }
-    if (!box.value) {
+    if (typing && box && !box.value) {
       box.value = typing.value;
       if (typing.focused) {
         box.focus();
@@ -373,11 +369,46 @@
     typing = null;
   }
 
-  // Words sent are not words to put back.
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    if (event.detail.elt && event.detail.elt.closest && event.detail.elt.closest(".chat-write")) {
-      typing = null;
-    }
+  function fetchChat() {
+    var chat = document.getElementById("chat");
+    if (!chat || !chat.dataset.chatUrl || !window.htmx) { return; }
+    chatAgain = false;
+    window.htmx.ajax("GET", chat.dataset.chatUrl, { target: "#chat", swap: "outerHTML" })
+      .then(function () {
+        restoreTyping();
+        // Someone else's words arrived out of sight (a phone shows the table first): say so.
+        if (newestFromOthers() > newestBefore && !chatInView()) {
+          toast("chat", gettext("New message in the chat"), "#chat");
+        }
+      });
+  }
+
+  function onChat(data) {
+    if (data.match !== followed) { return; }
+    if (chatBusy > 0) { chatAgain = true; return; }
+    fetchChat();
+  }
+
+  document.addEventListener("htmx:beforeSend", function (event) {
+    var xhr = event.detail.xhr;
+    if (!isChatRequest(event) || !xhr) { return; }
+    if (chatBusy > 0) { chatAgain = true; }
+    chatBusy += 1;
+    // "loadend" follows htmx's own handling of the answer (its swap), or an error or abort.
+    xhr.addEventListener("loadend", function () {
+      chatBusy = Math.max(0, chatBusy - 1);
+      if (chatBusy === 0 && chatAgain) { fetchChat(); }
+    });
+  });
+  // A fetched region replaces the form being typed in: keep the words, the caret, the focus.
+  // (A message sent answers with an empty form: what was sent is not put back.)
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var config = event.detail.requestConfig;
+    if (!isChatRequest(event) || !config || config.verb !== "get") { return; }
+    var box = document.getElementById("chat-text");
+    typing = box && box.value ? { value: box.value, focused: document.activeElement === box,
+      start: box.selectionStart, end: box.selectionEnd } : null;
+    newestBefore = newestFromOthers();
   });
 
   document.addEventListener("htmx:afterSettle", function (event) {
@@ -390,6 +421,28 @@
     var told = live.querySelector('[data-toast-match="chat"]');
     if (told && chatInView()) { told.remove(); }
   }, { passive: true });
+
+  // ----- playing a finished match again (templates/games/_rematch.html) -----
+
+  // Someone answered "Play again": draw the panel anew from the page (it is drawn on the full
+  // page only); once the rematch has started, those seated there go to it.
+  function onRematch(data) {
+    if (data.match !== followed || leaving) { return; }
+    if (data.rematch && (data.seated || []).indexOf(me) >= 0) {
+      leaving = true;
+      window.location.href = matchPath(data.rematch);
+      return;
+    }
+    var panel = document.querySelector(".rematch-panel");
+    if (!panel || !window.fetch || !window.DOMParser) { return; }
+    window.fetch(matchPath(followed), { credentials: "same-origin" }).then(function (answer) {
+      return answer.ok ? answer.text() : "";
+    }).then(function (html) {
+      var fresh = html && new DOMParser().parseFromString(html, "text/html").querySelector(".rematch-panel");
+      var current = document.querySelector(".rematch-panel");
+      if (fresh && current && !leaving) { current.replaceWith(document.importNode(fresh, true)); }
+    }).catch(function () {}); // the next answer, or a reload, shows it
+  }
 
   // ----- the lobby's lists -----
 
@@ -417,6 +470,8 @@
       onSeated(data);
     } else if (data.type === "match.notice") {
       onNotice(data);
+    } else if (data.type === "rematch.updated") {
+      onRematch(data);
     } else if (data.type === "chat.updated") {
       onChat(data);
     } else if (data.type === "lobby.changed") {
