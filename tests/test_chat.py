@@ -435,3 +435,32 @@ def test_deleting_an_account_removes_its_chat(table, alice, bob):
     delete_account(bob)
     assert list(ChatMessage.objects.values_list("text", flat=True)) == ["alice stays"]
     assert not ChatReport.objects.exists() and not Mute.objects.exists()
+
+
+def test_the_region_reverses_its_routes_once_however_many_messages(table, alice, bob, monkeypatch):
+    """Every page fetches the region on each message: the mute and report routes are the
+    match's, not the message's, and are reversed once (a region of 50 messages did it 100
+    times), with each message's forms still pointing at them."""
+    import django.urls
+
+    calls: list[str] = []
+    real = django.urls.reverse  # `{% url %}` imports it as it renders
+
+    def counted(name, *args, **kwargs):
+        calls.append(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(django.urls, "reverse", counted)
+    counts = []
+    for _ in range(2):
+        for _ in range(6):
+            ChatMessage.objects.create(
+                match=table, author=alice, room=Room.PLAYERS, text="hi", created_at=table.created_at
+            )
+        calls.clear()
+        html = region(bob, table)
+        counts.append(len(calls))
+    assert counts[0] == counts[1], counts
+    assert calls.count("chat_mute") == calls.count("chat_report") == 1, calls
+    mute, report_url = (reverse(name, args=[table.pk]) for name in ("chat_mute", "chat_report"))
+    assert html.count(f'hx-post="{mute}"') == html.count(f'hx-post="{report_url}"') == 12

@@ -23,7 +23,9 @@ def measure(call) -> tuple[int, object]:
     return len(queries), result
 
 
-def collect_play_costs(client: Client, match, *, htmx: bool) -> dict[str, list[str]]:
+def collect_play_costs(
+    client: Client, match, *, htmx: bool, whole: bool = False
+) -> dict[str, list[str]]:
     """Play a match, measuring one card early in hand 1 and one late in a later hand.
 
     A card after which the hand ends (forced cards can finish it) also scores the hand and
@@ -48,7 +50,8 @@ def collect_play_costs(client: Client, match, *, htmx: bool) -> dict[str, list[s
         assert response.status_code in (200, 302)
         match.refresh_from_db()
         if key and key not in costs and match.hand_no == state.hand_no:
-            costs[key] = [q["sql"][:100] for q in queries.captured_queries]
+            statements = [q["sql"] for q in queries.captured_queries]
+            costs[key] = statements if whole else [sql[:100] for sql in statements]
     return costs
 
 
@@ -61,6 +64,42 @@ def test_a_played_card_costs_the_same_few_queries_early_and_late(alice, htmx):
     early, late = len(costs["early"]), len(costs["late"])
     assert early <= PLAY_BOUND and late <= PLAY_BOUND, costs
     assert abs(early - late) <= 1, costs
+
+
+# The statements of a played card, in order, as (verb, table): the list `PLAY_BOUND` counts.
+# Under the tests' transaction, BEGIN and COMMIT are a savepoint and its release. The same at
+# the commit before table chat landed (150b9ef^1): chat adds nothing to a card's path.
+PLAYED_CARD = [
+    ("SELECT", "auth_user"),  # the signed-in user (the session is read from the cache)
+    ("SAVEPOINT", ""),
+    ("SELECT", "games_match"),  # locked; it names the hand in play
+    ("SELECT", "games_seat"),  # with their users and profiles
+    ("INSERT", "games_action"),  # the log
+    ("UPDATE", "games_seat"),  # whose turn it is now
+    ("UPDATE", "games_match"),  # its version, its snapshot
+    ("RELEASE", ""),
+]
+
+
+def statement(sql: str) -> tuple[str, str]:
+    """Return a statement's verb and the first table it names (none for a savepoint)."""
+    verb = sql.split(None, 1)[0].upper()
+    if verb in ("SAVEPOINT", "RELEASE"):
+        return verb, ""
+    marker = {"SELECT": " FROM ", "INSERT": "INSERT INTO ", "UPDATE": "UPDATE "}.get(verb, " ")
+    table = sql.split(marker, 1)[1].split(None, 1)[0] if marker in sql else ""
+    return verb, table.strip('"`')
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "plain form"])
+def test_a_played_card_runs_exactly_the_pinned_statements(alice, htmx):
+    client = Client()
+    client.force_login(alice)
+    match = make_match(alice, seed=17, auto_finish=False, target=500)
+    costs = collect_play_costs(client, match, htmx=htmx, whole=True)
+    for when, statements in costs.items():
+        assert [statement(sql) for sql in statements] == PLAYED_CARD, (when, statements)
+        assert not any("games_chat" in sql or "games_mute" in sql for sql in statements), when
 
 
 def test_the_match_page_costs_the_same_few_queries_in_a_long_match(alice):
