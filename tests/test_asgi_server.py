@@ -6,13 +6,13 @@ import urllib.request
 
 import pytest
 
-from tests.servers import daphne, manage, site_env
+from tests.servers import daphne, migrate, site_env
 from tests.test_settings import run_python
 
 
 def test_daphne_serves_pages_and_static_files(tmp_path):
     env = site_env(tmp_path / "site.sqlite3")
-    manage(env, "migrate", "-v0")
+    migrate(env)
     with daphne(env) as base:
         page = urllib.request.urlopen(f"{base}/", timeout=10)
         assert page.status == 200
@@ -45,7 +45,7 @@ def test_the_server_freezes_what_it_loaded_and_collects_young_objects_less_often
 
 def test_a_form_posted_through_daphne_reaches_the_view(tmp_path):
     env = site_env(tmp_path / "site.sqlite3")
-    manage(env, "migrate", "-v0")
+    migrate(env)
     with daphne(env) as base:
         login = urllib.request.urlopen(f"{base}/accounts/login/", timeout=10)
         cookie = login.headers["Set-Cookie"].split(";", 1)[0]

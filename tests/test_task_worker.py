@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from games.management.commands.serve import run_together, worker_command, worker_commands
-from tests.servers import ROOT, free_port, manage, site_env, wait_until_up
+from tests.servers import ROOT, free_port, manage, migrate, site_env, wait_until_up
 
 SETUP = "from tests.notify_setup import main; main()"
 SCHEDULE = (
@@ -31,7 +31,7 @@ def site(tmp_path) -> tuple[Path, dict, dict]:
     """Migrate a SQLite file and start a match that waits for bob (opted in, away)."""
     database = tmp_path / "site.sqlite3"
     env = {**site_env(database), "NOTIFY_AWAY_SECONDS": "0"}
-    manage(env, "migrate", "-v0")
+    migrate(env)
     ids = json.loads(manage(env, "shell", "-c", SETUP).strip().splitlines()[-1])
     return database, env, ids
 

@@ -24,7 +24,16 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.conftest import PASSWORD
 from tests.parallel import WORKER_EVENTS_REDIS_DATABASE
-from tests.servers import Visitor, daphne, free_port, manage, require_redis, site_env, worker
+from tests.servers import (
+    Visitor,
+    daphne,
+    free_port,
+    manage,
+    migrate,
+    require_redis,
+    site_env,
+    worker,
+)
 
 REDIS_URL = f"redis://127.0.0.1:6379/{WORKER_EVENTS_REDIS_DATABASE}"
 # Seconds: a generous bound on workers starting up and doing what the test waits for.
@@ -46,7 +55,7 @@ def prepared(tmp_path_factory) -> Callable[[str], tuple[Path, dict]]:
     def make(script: str) -> tuple[Path, dict]:
         if script not in made:
             if not migrated.exists():
-                manage(site_env(migrated), "migrate", "-v0")
+                migrate(site_env(migrated))
             database = folder / f"{len(made)}.sqlite3"
             shutil.copy(migrated, database)
             code = f"from tests import worker_setup; worker_setup.{script}"

@@ -12,7 +12,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from games.management.commands.setup_demo import DEMO_PASSWORD
 from tests.browser.test_match_in_browser import PHONE, past_the_pass_against_three_bots
-from tests.servers import daphne, manage, site_env
+from tests.servers import daphne, manage, migrate, site_env
 
 # Every violation a document sees is handed to the test through an exposed function.
 REPORT_VIOLATIONS = """
@@ -26,7 +26,7 @@ COMPLAINTS = ("Content Security Policy", "Content-Security-Policy", "Permissions
 @pytest.fixture
 def site(tmp_path):
     env = site_env(tmp_path / "site.sqlite3")
-    manage(env, "migrate", "-v0")
+    migrate(env)
     manage(env, "setup_demo")
     with daphne(env) as base:
         yield base

@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.test_live_in_browser import PLAYABLE, live, player_page
 from tests.conftest import PASSWORD
-from tests.servers import Visitor, daphne, manage, site_env, worker
+from tests.servers import Visitor, daphne, manage, migrate, site_env, worker
 
 # The worker's clock, moved past any deadline set while the match was prepared (a minute).
 PAST_THE_DEADLINE = 150
@@ -27,7 +27,7 @@ WAIT = 60  # seconds: a generous bound on the worker starting up and doing its w
 @pytest.fixture(scope="module")
 def migrated(tmp_path_factory) -> Path:
     database = tmp_path_factory.mktemp("workers") / "migrated.sqlite3"
-    manage(site_env(database), "migrate", "-v0")
+    migrate(site_env(database))
     return database
 
 
