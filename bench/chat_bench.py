@@ -37,7 +37,6 @@ import os
 import random
 import resource
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -45,7 +44,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchlib import free_port, percentile, production_env, reset_postgres  # beside this script
+from benchlib import free_port, percentile  # beside this script
+from ws_bench import cpu_seconds, flush_redis, manage, serve, site_env  # beside this script
 from ws_clients import Browser, Tab, open_tabs  # beside this script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,35 +87,7 @@ print(json.dumps({"matches": matches, "sessions": sessions}))
 """
 
 
-def cpu_seconds(pid: int) -> float:
-    """Return the user + system CPU time a process has used."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 # ----- the site -------------------------------------------------------------------------------
-
-
-def site_env(args: argparse.Namespace, workdir: Path) -> dict[str, str]:
-    env = production_env(os.environ)
-    env["DATABASE_URL"] = f"sqlite:///{workdir / 'bench.sqlite3'}"
-    if args.profile == "postgres":
-        env["DATABASE_URL"] = reset_postgres(args.pg_database)
-        env["REDIS_URL"] = args.redis_url
-        import redis  # groups, sessions and counts left by an earlier run
-
-        client = redis.Redis.from_url(args.redis_url)
-        client.flushdb()
-        client.close()
-    return env
-
-
-def manage(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT, env=env, check=True, capture_output=True, text=True,
-    )  # fmt: skip
-    return done.stdout
 
 
 def prepare(env: dict[str, str], matches: int) -> dict:
@@ -123,26 +95,6 @@ def prepare(env: dict[str, str], matches: int) -> dict:
     manage(env, "collectstatic", "--noinput", "-v0")
     code = f"MATCHES = {matches}\n{SETUP}"
     return json.loads(manage(env, "shell", "-c", code).strip().splitlines()[-1])
-
-
-def serve(env: dict[str, str], port: int, log: Path) -> subprocess.Popen:
-    """Start daphne; its log goes to a file, which (unlike a pipe) never fills and blocks it."""
-    with log.open("wb") as output:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "hearts_site.asgi:application"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=output,
-        )  # fmt: skip
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return server
-        except OSError:
-            if server.poll() is not None or time.monotonic() > deadline:
-                server.kill()
-                raise RuntimeError(log.read_text()) from None
-            time.sleep(0.2)
 
 
 # ----- the pages ------------------------------------------------------------------------------
@@ -397,6 +349,8 @@ def main() -> int:
     servers: list[subprocess.Popen] = []
     try:
         env = site_env(args, workdir)
+        if args.profile == "postgres":
+            flush_redis(args.redis_url)  # groups, sessions and counts left by an earlier run
         began = time.perf_counter()
         site = prepare(env, args.matches)
         print(
