@@ -148,12 +148,14 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.send_json(self._shown(frame))
 
     async def chat_updated(self, event: dict[str, object]) -> None:
-        """Tell the page that the followed match's chat has a new message (which room only).
+        """Tell the page that the followed match's chat has a new message (which room, and the
+        message's id: never its words or author).
 
         A table sealed to this page has no chat for it (`services.chat.may_read`): nothing told.
         """
         if not getattr(self, "sealed", False):
-            await self.send_json({key: event[key] for key in ("type", "match", "room")})
+            keys = ("type", "match", "room", "message")
+            await self.send_json({key: event[key] for key in keys})
 
     async def rematch_updated(self, event: dict[str, object]) -> None:
         """Tell the page that the followed (finished) match's "Play again" was answered, and

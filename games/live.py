@@ -314,12 +314,16 @@ def relay_lobby(sender: object, **kwargs: object) -> None:
 
 
 @receiver(chat_posted, dispatch_uid="games.live.chat")
-def relay_chat(sender: object, *, match_id: int, room: str, **kwargs: object) -> None:
-    """Tell the match's pages that a room of its chat has a new message: no words, no author.
+def relay_chat(
+    sender: object, *, match_id: int, room: str, message_id: int, **kwargs: object
+) -> None:
+    """Tell the match's pages that a room of its chat has a new message: its id, no words, no
+    author.
 
-    Each page fetches its chat region over HTTP, which shows what its viewer may read.
+    Each page fetches over HTTP the messages newer than those it shows, as its viewer may read
+    them; the page that already shows this one (its sender's) fetches nothing.
     """
-    event = {"type": "chat.updated", "match": match_id, "room": room}
+    event = {"type": "chat.updated", "match": match_id, "room": room, "message": message_id}
     _send([(match_group(match_id), event)], f"a chat message in match {match_id}")
 
 

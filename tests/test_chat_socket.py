@@ -1,9 +1,11 @@
 """A chat message reaches the match's pages as news without words: which room has a new
-message, never its text, its author or a card; each page then fetches its chat region."""
+message and its id, never its text, its author or a card; each page then fetches what it
+lacks of its chat region."""
 
 import pytest
 from channels.db import database_sync_to_async
 
+from games.models import ChatMessage
 from games.services import chat
 from tests.async_helpers import run_async
 from tests.factories import make_match
@@ -36,10 +38,13 @@ def test_the_event_names_the_room_and_carries_no_words_and_no_card(alice, make_u
             await page.disconnect()
         return heard
 
-    for frames in run_async(scenario):
+    heard = run_async(scenario)
+    first, second = ChatMessage.objects.order_by("pk").values_list("pk", flat=True)
+    for frames in heard:
+        # The message's id lets the sender's page, which shows it already, fetch nothing.
         assert frames == [
-            {"type": "chat.updated", "match": match.pk, "room": "players"},
-            {"type": "chat.updated", "match": match.pk, "room": "spectators"},
+            {"type": "chat.updated", "match": match.pk, "room": "players", "message": first},
+            {"type": "chat.updated", "match": match.pk, "room": "spectators", "message": second},
         ]
         for frame in frames:
             assert not card_text_in(frame)

@@ -209,6 +209,9 @@ class Table:
                 self.scan(client.get(scores), viewer, f"step {step}: score sheet")
                 chat = reverse("chat", args=[self.match.pk])
                 self.scan(client.get(chat, **HTMX), viewer, f"step {step}: chat region")
+                # What a page showing the chat asks on news: the messages after one it shows.
+                news = client.get(chat, {"after": "1"}, **HTMX)
+                self.scan(news, viewer, f"step {step}: chat news")
                 if self.match.status == "active":
                     self.scan_verification(client, viewer, step)
                     tricks = reverse("tricks_so_far", args=[self.match.pk])
@@ -429,6 +432,8 @@ def test_a_deal_group_keeps_its_secret_until_its_round_is_closed(make_user, db):
         scanned = 0
         pages = [reverse("tournament", args=[tournament.slug]), *urls(first), *urls(second)]
         asks = [(url, {}) for url in pages] + [(url, HTMX) for url in urls(first)[:2]]
+        # The chat's news (the messages after one a page shows), asked as a page does.
+        asks += [(f"{reverse('chat', args=[match.pk])}?after=1", HTMX) for match in (first, second)]
         for who, client in viewers.items():
             for url, extra in asks:
                 response = client.get(url, **extra)

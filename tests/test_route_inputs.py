@@ -145,7 +145,7 @@ def test_no_route_without_parameters_answers_a_server_error_for_a_well_formed_fo
 
 # Every parameter a route reads: the query parameters views read themselves, and every field
 # of every form (a seat's `position` is made per match, for its number of seats).
-QUERY_PARAMETERS = ("since", "step", "part", "players", "page", "next", "language")
+QUERY_PARAMETERS = ("since", "step", "part", "players", "page", "next", "language", "after")
 FORM_CLASSES = (
     *(c for c in vars(games.forms).values() if isinstance(c, type) and issubclass(c, BaseForm)),
     *(c for c in vars(account_forms).values() if isinstance(c, type) and issubclass(c, BaseForm)),

@@ -188,21 +188,28 @@ def send(user: User, match_id: int, *, preset: str = "", text: str = "") -> Chat
         message = ChatMessage.objects.create(
             match=match, author=user, room=room, preset=preset, text=text, created_at=clock.now()
         )
-        announce_chat_after_commit(match.pk, room)
+        announce_chat_after_commit(match.pk, room, message.pk)
     return message
 
 
 def latest(
-    match: Match, room: str, reader: access.Viewer, limit: int | None = SHOWN_MESSAGES
+    match: Match,
+    room: str,
+    reader: access.Viewer,
+    limit: int | None = SHOWN_MESSAGES,
+    *,
+    after: int | None = None,
 ) -> list[tuple[ChatMessage, bool]]:
-    """Return the room's latest messages (all of them with no `limit`), oldest first, with
-    their authors, each with whether the reader muted its author (the page hides it, and
-    offers to unmute).
+    """Return the room's latest messages (all of them with no `limit`; only those with an id
+    above `after` if given), oldest first, with their authors, each with whether the reader
+    muted its author (the page hides it, and offers to unmute).
 
     Staff's hidden messages are left out, and those of anyone with a block between the
     author and the reader (`people.blocks_of`): one query, whatever the mutes and blocks.
     """
     rows = ChatMessage.objects.filter(match=match, room=room, hidden_by_staff=False)
+    if after is not None:
+        rows = rows.filter(pk__gt=after)
     if reader is not None and reader.is_authenticated:
         rows = rows.exclude(author_id__in=people.blocks_of(reader.pk)).annotate(
             muted=Exists(Mute.objects.filter(user_id=reader.pk, muted_id=OuterRef("author_id")))

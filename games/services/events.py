@@ -105,14 +105,17 @@ def announce_lobby_after_commit() -> None:
     transaction.on_commit(lambda: lobby_changed.send(sender=None))
 
 
-# Sent with: match_id (int) and room (str, "players" or "spectators"): a message was posted in
-# that room of the match's chat. No words, no author: each page fetches what its viewer may read.
+# Sent with: match_id (int), room (str, "players" or "spectators") and message_id (int): a
+# message was posted in that room of the match's chat. No words, no author: each page fetches
+# what its viewer may read (the page that already shows that message, its sender's, does not).
 chat_posted = Signal()
 
 
-def announce_chat_after_commit(match_id: int, room: str) -> None:
+def announce_chat_after_commit(match_id: int, room: str, message_id: int) -> None:
     """Send `chat_posted` once the surrounding transaction commits."""
-    transaction.on_commit(lambda: chat_posted.send(sender=None, match_id=match_id, room=room))
+    transaction.on_commit(
+        lambda: chat_posted.send(sender=None, match_id=match_id, room=room, message_id=message_id)
+    )
 
 
 # Sent with: match_id (int, a finished match), rematch_id (int or None) and seated (list[int]):

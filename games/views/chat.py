@@ -1,5 +1,5 @@
-"""The match's chat: its region (fetched by htmx when the socket says a room has news), and
-the posts that send a message and mute or unmute its author.
+"""The match's chat: its region, or only the messages a page lacks (fetched by htmx when the
+socket says a room has news), and the posts that send a message and mute or unmute its author.
 
 Each answers the chat region for htmx, or goes back to the match page without it. A refusal
 answers its status (400, 403, 429) with the reason in the region, or on the page; a match the
@@ -8,23 +8,27 @@ viewer may not see is a 404, as the match page is.
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import reswap
 
 from games import services
 from games.access import viewable_match_or_404
 from games.forms import ChatForm, MuteForm, ReportForm, first_error
 from games.lib.requests import AuthenticatedHttpRequest
-from games.presenters.chat import chat_view
+from games.presenters.chat import chat_news, chat_view
 from games.services import chat
 from games.services.errors import TooSoon
 from games.views.matches import TEMPLATE, match_page_context
 
 REGION = "games/_chat.html"
+NEWS = "games/_chat_news.html"
+# The largest message id taken from `?after=`: a bigger one is no message's (and no database's).
+MOST_ID = 2**63 - 1
 
 
 def _region(
@@ -49,8 +53,29 @@ def _region(
 @login_required
 @require_GET
 def chat_region(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """The chat region as this viewer may read it (empty for a table with no chat for them)."""
-    return _region(request, pk)
+    """The chat region as this viewer may read it (empty for a table with no chat for them).
+
+    Asked by htmx for what came `after` the newest message a page shows (its id): only the
+    newer messages this viewer reads, appended to their rooms out of band, the region left as
+    it is; the whole region when more came than a page shows, or `after` is no message id.
+    """
+    after = _after(request)
+    if after is None or not request.htmx:
+        return _region(request, pk)
+    match = viewable_match_or_404(request.user, pk)
+    news = chat_news(match, request.user, after)
+    if news is None:
+        return _region(request, pk)
+    return reswap(render(request, NEWS, {"news": news, "fragment": True}), "none")
+
+
+def _after(request: HttpRequest) -> int | None:
+    """The message id in `?after=`; None if missing or none (not digits, zero, too big)."""
+    raw = request.GET.get("after", "")
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > len(str(MOST_ID)):
+        return None
+    after = int(raw)
+    return after if 0 < after <= MOST_ID else None
 
 
 def _refused(

@@ -318,6 +318,44 @@ def test_a_chat_message_appears_live_at_the_other_players_page(browser, site):
     expect(alice.locator("#chat .chat-messages")).to_contain_text("Well played!")
 
 
+def test_a_page_asks_only_for_the_chat_messages_it_lacks(browser, site):
+    """The sender's page shows its message from its own answer and asks nothing; the other
+    page asks for what came after the newest message it shows, once it shows one."""
+    base, match = site
+    table = f"/matches/{match['match']}/"
+    pages = {name: player_page(browser, base, name) for name in ("alice", "bob")}
+    asked: dict[str, list[str]] = {name: [] for name in pages}
+    for name, page in pages.items():
+        page.goto(table)
+        live(page, "following")
+        page.on(
+            "request",
+            lambda request, name=name: (
+                asked[name].append(request.url)
+                if request.method == "GET" and "/chat/" in request.url
+                else None
+            ),
+        )
+    alice, bob = pages["alice"], pages["bob"]
+    alice.fill("#chat-text", "first words")
+    alice.locator(".chat-write button").click()
+    expect(bob.locator("#chat .chat-messages")).to_contain_text("first words")
+    bob.locator(".chat-phrases button[value='well_played']").click()
+    expect(alice.locator("#chat .chat-messages")).to_contain_text("Well played!")
+    alice.fill("#chat-text", "second words")
+    alice.locator(".chat-write button").click()
+    expect(bob.locator("#chat .chat-messages")).to_contain_text("second words")
+    for page in (alice, bob):
+        expect(page.locator("#chat .chat-message")).to_have_count(3)  # each once
+    alice.wait_for_timeout(500)  # her own news has had time to arrive: she asks nothing
+    assert len(asked["alice"]) == 1 and "?after=" in asked["alice"][0], asked
+    # Bob showed no message at first: the whole region; then what came after the newest.
+    assert len(asked["bob"]) == 2 and "?after=" not in asked["bob"][0], asked
+    assert "?after=" in asked["bob"][1], asked
+    for page in pages.values():
+        page.context.close()
+
+
 def test_a_message_out_of_sight_is_told_and_what_one_was_typing_stays(browser, site):
     base, match = site
     table = f"/matches/{match['match']}/"

@@ -317,8 +317,12 @@
 
   // ----- the chat -----
 
-  // A room of the followed match has a new message: the event names the room, never the
-  // words; the chat region is fetched as this viewer may read it.
+  // A room of the followed match has a new message: the event names the room and the
+  // message's id, never the words. The page asks for the messages after the newest it shows,
+  // as this viewer may read them (appended to their rooms: games/_chat_news.html), or for the
+  // whole region when it shows none yet; the server answers the whole region too when more
+  // came than a room's list keeps. A page that already shows the message (its sender's, whose
+  // answer drew it) asks nothing.
   function scrollChat() {
     document.querySelectorAll("#chat .chat-messages").forEach(function (list) {
       list.scrollTop = list.scrollHeight;
@@ -326,12 +330,14 @@
   }
 
   // One request to the chat region at a time (a fetch, or a message sent, a mute): the answer
-  // of one replaces the region the other swaps its answer into, which is then lost. News heard
-  // meanwhile, or requests that overlapped, are fetched again once none is out, into the region
-  // then on the page. Counted by their XHR: htmx's own events about a request whose region was
-  // replaced never reach the document.
+  // of one replaces the region the other swaps its answer into, which is then lost. Requests
+  // that overlapped fetch the whole region again once none is out; news heard meanwhile is
+  // fetched then, unless the region by then shows it. Counted by their XHR: htmx's own events
+  // about a request whose region was replaced never reach the document.
   var chatBusy = 0;
-  var chatAgain = false;
+  var chatAgain = false; // requests overlapped: the whole region, once none is out
+  var chatHeard = []; // the messages announced since the last fetch: { id, room }
+  var chatPosting = 0; // the viewer's own requests out (a message sent, a mute, a report)
   // Taken just before a fetched region is swapped in: what the viewer was typing (put back
   // after the swap) and the newest message of someone else's then shown.
   var typing = null;
@@ -341,13 +347,35 @@
     return event.detail.target && event.detail.target.id === "chat";
   }
 
-  // The newest message of someone else's this viewer reads ([data-others] holds its id).
-  function newestFromOthers() {
+  // The newest message shown whose [attribute] holds its id: data-message, every message's;
+  // data-others, someone else's.
+  function newestShown(attribute) {
     var newest = 0;
-    document.querySelectorAll("#chat [data-others]").forEach(function (item) {
-      newest = Math.max(newest, Number(item.dataset.others));
+    document.querySelectorAll("#chat [" + attribute + "]").forEach(function (item) {
+      newest = Math.max(newest, Number(item.getAttribute(attribute)));
     });
     return newest;
+  }
+
+  function newestFromOthers() { return newestShown("data-others"); }
+
+  function showsMessage(id) {
+    return document.querySelector('#chat [data-message="' + Number(id) + '"]') !== null;
+  }
+
+  // Appended messages: the "No messages yet." line goes, and each list keeps the newest the
+  // server would show (data-chat-shown), as the whole region does.
+  function trimChat() {
+    var chat = document.getElementById("chat");
+    var most = chat ? Number(chat.dataset.chatShown) : 0;
+    if (!most) { return; }
+    chat.querySelectorAll(".chat-messages").forEach(function (list) {
+      var items = list.querySelectorAll(".chat-message");
+      if (items.length) {
+        list.querySelectorAll(".chat-empty").forEach(function (item) { item.remove(); });
+      }
+      for (var index = 0; index < items.length - most; index += 1) { items[index].remove(); }
+    });
   }
 
   function chatInView() {
@@ -369,12 +397,18 @@
     typing = null;
   }
 
-  function fetchChat() {
+  function fetchChat(whole) {
     var chat = document.getElementById("chat");
     if (!chat || !chat.dataset.chatUrl || !window.htmx) { return; }
     chatAgain = false;
-    window.htmx.ajax("GET", chat.dataset.chatUrl, { target: "#chat", swap: "outerHTML" })
+    chatHeard = [];
+    var newest = newestShown("data-message");
+    var url = chat.dataset.chatUrl;
+    if (!whole && newest > 0) { url += "?after=" + newest; }
+    window.htmx.ajax("GET", url, { target: "#chat", swap: "outerHTML" })
       .then(function () {
+        trimChat();
+        scrollChat();
         restoreTyping();
         // Someone else's words arrived out of sight (a phone shows the table first): say so.
         if (newestFromOthers() > newestBefore && !chatInView()) {
@@ -383,28 +417,59 @@
       });
   }
 
+  // No chat request is out: fetch what was heard meanwhile and is not shown, or the whole
+  // region after requests that overlapped. A message announced in a room the page shows that
+  // is older than the newest shown, yet not shown, may have been committed late, after a newer
+  // one a fetch brought: only the whole region has it (or it is one this viewer does not read).
+  function settleChat() {
+    var newest = newestShown("data-message");
+    var whole = chatAgain;
+    var lacking = chatHeard.filter(function (heard) { return !showsMessage(heard.id); });
+    chatHeard = [];
+    if (!whole && !lacking.length) { chatAgain = false; return; }
+    lacking.forEach(function (heard) {
+      var shownRoom = document.getElementById("chat-messages-" + heard.room) !== null;
+      if (typeof heard.id !== "number" || (shownRoom && heard.id <= newest)) { whole = true; }
+    });
+    fetchChat(whole);
+  }
+
   function onChat(data) {
     if (data.match !== followed) { return; }
-    if (chatBusy > 0) { chatAgain = true; return; }
-    fetchChat();
+    chatHeard.push({ id: data.message, room: data.room });
+    if (chatBusy === 0) { settleChat(); }
   }
 
   document.addEventListener("htmx:beforeSend", function (event) {
     var xhr = event.detail.xhr;
     if (!isChatRequest(event) || !xhr) { return; }
+    var config = event.detail.requestConfig;
+    var posting = Boolean(config && config.verb !== "get");
     if (chatBusy > 0) { chatAgain = true; }
     chatBusy += 1;
+    if (posting) { chatPosting += 1; }
     // "loadend" follows htmx's own handling of the answer (its swap), or an error or abort.
     xhr.addEventListener("loadend", function () {
       chatBusy = Math.max(0, chatBusy - 1);
-      if (chatBusy === 0 && chatAgain) { fetchChat(); }
+      if (posting) { chatPosting = Math.max(0, chatPosting - 1); }
+      if (chatBusy === 0 && (chatAgain || chatHeard.length)) { settleChat(); }
     });
   });
   // A fetched region replaces the form being typed in: keep the words, the caret, the focus.
-  // (A message sent answers with an empty form: what was sent is not put back.)
+  // (A message sent answers with an empty form: what was sent is not put back. Appended
+  // messages leave the form as it is.)
   document.addEventListener("htmx:beforeSwap", function (event) {
     var config = event.detail.requestConfig;
     if (!isChatRequest(event) || !config || config.verb !== "get") { return; }
+    // A fetch answered while the viewer's own request is out would replace the region that
+    // request answers into (its answer lost, the words sent put back in the box): dropped, the
+    // region is fetched whole once none is out.
+    if (chatPosting > 0) {
+      event.detail.shouldSwap = false;
+      typing = null;
+      newestBefore = newestFromOthers();
+      return;
+    }
     var box = document.getElementById("chat-text");
     typing = box && box.value ? { value: box.value, focused: document.activeElement === box,
       start: box.selectionStart, end: box.selectionEnd } : null;
