@@ -35,6 +35,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import resource
 import shutil
 import subprocess
@@ -118,13 +119,27 @@ class Figures:
     pending: dict[int, list[tuple[str, float]]] = field(default_factory=dict)
     changed: asyncio.Condition = field(default_factory=asyncio.Condition)
     heard: dict = field(default_factory=dict)  # `open_tabs` notes each "following" answer
+    newest: dict[int, int] = field(default_factory=dict)  # tab -> newest message id it shows
+    skipped: int = 0  # events a page needed no fetch for
+
+
+MESSAGE_ID = re.compile(r'data-message="(\d+)"')
+
+
+def newest_in(body: str) -> int:
+    """The newest message id a chat answer holds (0: none)."""
+    return max((int(found) for found in MESSAGE_ID.findall(body)), default=0)
 
 
 async def fetch_chat(tab: Tab, browser: Browser, url: str, heard: float, run: Figures) -> None:
-    """The page's htmx GET of its chat region, started by an event heard at `heard`."""
+    """The page's htmx GET of what its chat lacks (`?after=` the newest message it shows; the
+    whole region while it shows none), started by an event heard at `heard`."""
+    newest = run.newest.get(tab.number, 0)
     began = time.time()
     try:
-        status, _, body = await browser.request("GET", url, htmx=True)
+        status, _, body = await browser.request(
+            "GET", f"{url}?after={newest}" if newest else url, htmx=True
+        )
     except Exception as error:
         run.errors.append(f"tab {tab.number}: chat GET failed: {error!r}")
         return
@@ -133,6 +148,7 @@ async def fetch_chat(tab: Tab, browser: Browser, url: str, heard: float, run: Fi
     if status != 200:
         run.errors.append(f"tab {tab.number}: chat GET answered {status}")
         return
+    run.newest[tab.number] = max(newest, newest_in(body))
     # Only messages whose POST began before this page heard the event count as brought by it.
     fresh = [
         word
@@ -147,22 +163,37 @@ async def fetch_chat(tab: Tab, browser: Browser, url: str, heard: float, run: Fi
 
 
 async def page(tab: Tab, browser: Browser, url: str, run: Figures) -> None:
-    """What live.js does with its socket here: on `chat.updated`, fetch the chat region."""
+    """What live.js does with its socket here: on `chat.updated`, nothing if the page shows
+    the message already (its sender's does: the POST's answer), else fetch what it lacks,
+    one request at a time, asking again once the one out has answered."""
     assert tab.socket is not None
-    fetches: set[asyncio.Task] = set()
+    again = asyncio.Event()
+
+    async def fetcher() -> None:
+        while True:
+            await again.wait()
+            again.clear()
+            await fetch_chat(tab, browser, url, last_heard[0], run)
+
+    last_heard = [0.0]
+    worker = asyncio.create_task(fetcher())
     try:
         async for raw in tab.socket:
             heard = time.time()
             event = json.loads(raw)
             if event.get("type") == "chat.updated" and event.get("match") == tab.match:
                 run.events += 1
-                task = asyncio.create_task(fetch_chat(tab, browser, url, heard, run))
-                fetches.add(task)
-                task.add_done_callback(fetches.discard)
+                if event.get("message", 0) <= run.newest.get(tab.number, 0):
+                    run.skipped += 1
+                    continue
+                last_heard[0] = heard
+                again.set()
     except asyncio.CancelledError:
         raise
     except Exception as error:  # a dropped socket is a finding, not a crash of the bench
         run.errors.append(f"tab {tab.number} stopped listening: {error!r}")
+    finally:
+        worker.cancel()
 
 
 async def say(match: dict, tabs: list[Tab], browsers: dict[str, Browser], number: int,
@@ -192,6 +223,10 @@ async def say(match: dict, tabs: list[Tab], browsers: dict[str, Browser], number
         run.pending[match["id"]].remove((word, posted))
         return
     run.sent += 1
+    sender_tab = next(
+        t for t in tabs if t.match == match["id"] and t.user == match["players"][sender]
+    )
+    run.newest[sender_tab.number] = max(run.newest.get(sender_tab.number, 0), newest_in(body))
     deadline = time.monotonic() + WAIT_FOR_DELIVERY
     keys = {(tab.number, word) for tab in others}
     async with run.changed:
@@ -298,7 +333,8 @@ def report(args: argparse.Namespace, run: Figures, figures: dict, matches: int) 
     print(
         f"messages              {run.attempted} posted over {args.seconds:g} s "
         f"({run.attempted / args.seconds:.1f}/s; one a match every {args.interval:g} s "
-        f"x U(0.5, 1.5)), {run.sent} answered 200; {run.events} events heard; "
+        f"x U(0.5, 1.5)), {run.sent} answered 200; {run.events} events heard "
+        f"({run.skipped} needing no fetch); "
         f"{figures['wall']:.1f} s until the last delivery"
     )
     print(
