@@ -87,3 +87,24 @@ def all_text(message) -> str:
 def hand_of(match: Match, position: int) -> list[str]:
     match.refresh_from_db()
     return [str(card) for card in engine.Match.from_snapshot(match.snapshot).view(position).hand]
+
+
+NOTICE_KEYS = ("match_id", "user_ids", "kind", "by")
+
+
+def notices_sent(capture_on_commit, call, *args, keys=NOTICE_KEYS) -> list[dict]:
+    """Run a change and return the match notices it sent once committed, as these keys."""
+    from games.services.events import match_notice
+
+    heard: list[dict] = []
+
+    def listen(sender, **notice):
+        heard.append({key: notice[key] for key in keys})
+
+    match_notice.connect(listen, dispatch_uid="tests-notices-sent")
+    try:
+        with capture_on_commit(execute=True):
+            call(*args)
+    finally:
+        match_notice.disconnect(dispatch_uid="tests-notices-sent")
+    return heard

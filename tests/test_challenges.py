@@ -13,7 +13,7 @@ from games.models import Answer, Block, Challenge, ChallengeSeat, Follow, Match,
 from games.services import challenges
 from games.services.match_options import MatchOptions
 from tests.factories import client_for
-from tests.notify_helpers import all_text, messages_to, opt_in, run_due_tasks
+from tests.notify_helpers import all_text, messages_to, notices_sent, opt_in, run_due_tasks
 
 pytestmark = pytest.mark.django_db
 
@@ -415,24 +415,6 @@ def test_the_invitee_gets_an_email_if_they_asked_for_it_and_no_card(
     text = all_text(message).lower()
     card_words = [card.words.lower() for card in CARDS]  # "a match of Hearts" names no card
     assert not [words for words in card_words if words in text]
-
-
-def notices_sent(django_capture_on_commit_callbacks, call, *args) -> list[dict]:
-    """Run a change and return the notices it sent once committed."""
-    from games.services.events import match_notice
-
-    heard: list[dict] = []
-
-    def listen(sender, **notice):
-        heard.append({key: notice[key] for key in ("match_id", "user_ids", "kind", "by")})
-
-    match_notice.connect(listen, dispatch_uid="test-listen")
-    try:
-        with django_capture_on_commit_callbacks(execute=True):
-            call(*args)
-    finally:
-        match_notice.disconnect(dispatch_uid="test-listen")
-    return heard
 
 
 def test_calling_it_off_tells_those_waiting_and_those_seated_not_those_who_declined(

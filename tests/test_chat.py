@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from games.models import ChatBan, ChatMessage, ChatReport, Match, Mute, ReportOutcome, Room
 from games.services import chat, people
-from games.services.events import match_notice
 from tests.factories import CSRF_FIELD, HTMX, client_for, make_match
+from tests.notify_helpers import notices_sent
 from tests.records_helpers import finished_match
 from tests.tournaments.test_duplicate_deal_secrecy import start_round_of_two_tables
 
@@ -300,20 +300,7 @@ def test_a_reader_reports_a_message_once_and_staff_hide_it(table, alice, bob, ma
     assert closed.outcome == ReportOutcome.HIDDEN and closed.closed_by.username == "boss"
 
 
-def reporters_told(django_capture_on_commit_callbacks, call) -> list[dict]:
-    """Run staff's decision and return the notices it sent once committed."""
-    heard: list[dict] = []
-
-    def listen(sender, **notice):
-        heard.append({key: notice[key] for key in ("match_id", "user_ids", "kind")})
-
-    match_notice.connect(listen, dispatch_uid="test-reporters")
-    try:
-        with django_capture_on_commit_callbacks(execute=True):
-            call()
-    finally:
-        match_notice.disconnect(dispatch_uid="test-reporters")
-    return heard
+REPORT_KEYS = ("match_id", "user_ids", "kind")
 
 
 def test_staff_close_reports_leaving_the_message_and_each_reporter_hears_once(
@@ -332,14 +319,14 @@ def test_staff_close_reports_leaving_the_message_and_each_reporter_hears_once(
     def keep() -> None:
         staff.post(changelist, {"action": "keep_reported", "_selected_action": open_ids})
 
-    [told] = reporters_told(django_capture_on_commit_callbacks, keep)
+    [told] = notices_sent(django_capture_on_commit_callbacks, keep, keys=REPORT_KEYS)
     assert told["match_id"] == table.pk and told["kind"] == "report_kept"
     assert sorted(told["user_ids"]) == sorted([alice.pk, carol.pk])
     assert not ChatMessage.objects.get().hidden_by_staff
     assert set(ChatReport.objects.values_list("outcome", flat=True)) == {ReportOutcome.KEPT}
     # Closed reports are closed: hiding the message later tells nobody again.
     assert (
-        reporters_told(
+        notices_sent(
             django_capture_on_commit_callbacks,
             lambda: staff.post(
                 reverse("admin:games_chatmessage_changelist"),
@@ -370,7 +357,7 @@ def test_hiding_a_reported_message_from_the_messages_list_closes_its_reports(
         )
         assert "1 report closed; its reporter has been told." in response.content.decode()
 
-    [told] = reporters_told(django_capture_on_commit_callbacks, hide)
+    [told] = notices_sent(django_capture_on_commit_callbacks, hide, keys=REPORT_KEYS)
     assert told == {"match_id": table.pk, "user_ids": [alice.pk], "kind": "report_hidden"}
     assert ChatReport.objects.get().outcome == ReportOutcome.HIDDEN
 
