@@ -205,8 +205,8 @@ def test_a_worker_s_task_plays_every_bot_card_owed_one_change_each_and_queues_no
     DBTaskResult.objects.filter(pk=task.pk).delete()
     announced = []
 
-    def listen(sender, *, version, **kwargs):
-        announced.append(version)
+    def listen(sender, signal, **change):
+        announced.append(change)
 
     match_changed.connect(listen)
     try:
@@ -217,8 +217,19 @@ def test_a_worker_s_task_plays_every_bot_card_owed_one_change_each_and_queues_no
     played = match.version - before
     assert 1 <= played <= 6 and match.bots_due_since is None
     assert 0 in state_of(match).to_act()
-    # Each card still its own change, announced to the pages; no task left in the queue.
-    assert announced == list(range(before + 1, match.version + 1))
+    # Each card still its own change (its own version and log entry)...
+    assert Action.objects.filter(match=match, version__gt=before).count() >= played
+    # ... announced to the pages once, as the table stands after the last, telling her it is
+    # her turn; no task left in the queue.
+    assert announced == [
+        {
+            "match_id": match.pk,
+            "version": match.version,
+            "to_act_user_ids": [alice.pk],
+            "status": "active",
+            "became_to_act_user_ids": [alice.pk],
+        }
+    ]
     assert queued("play_bot_turn") == []
     # A task for a table that owes nothing plays nothing and queues nothing.
     assert play_bot_turn.call(match.pk) is False and queued("play_bot_turn") == []

@@ -210,9 +210,10 @@ def test_the_searching_bots_cards_played_by_the_worker_reach_the_player(site, re
     notice = frames[-1]
     updates = updates_of(frames, match)
     versions = [u["version"] for u in updates]
-    # Her own card, then each bot's, one version each, until it is her turn again.
-    assert versions == list(range(version + 1, notice["version"] + 1))
-    assert len(versions) >= 2
+    # Her own card, then the bots' cards until it is her turn again: each card a version of its
+    # own, each task's cards announced once, as the table stands after its last.
+    assert versions[0] == version + 1 and versions[-1] == notice["version"]
+    assert versions == sorted(set(versions)) and len(versions) >= 2
     assert updates[0]["to_act"] == [] and updates[-1]["to_act"] == [alice_id]
     assert all(u["to_act"] == [] for u in updates[:-1])
     # The worker played them: a task goes on with the next bot's card while it has time
@@ -223,13 +224,14 @@ def test_the_searching_bots_cards_played_by_the_worker_reach_the_player(site, re
         match,
         version + 1,
     )[0][0]
-    assert bot_cards == len(versions) - 1
+    assert bot_cards == notice["version"] - version - 1
     played = rows(
         env,
         "SELECT count(*) FROM django_tasks_database_dbtaskresult"
         " WHERE task_path LIKE '%play_bot_turn' AND status = 'SUCCESSFUL'",
     )[0][0]
     assert 1 <= played <= bot_cards
+    assert len(versions) - 1 <= played, "one update a task at most"
     check_the_path(env, redis_url)
     no_tracebacks(log)
 

@@ -3,8 +3,10 @@
 Once a change that leaves a searching bot to play has committed, `play_bot_turn` is queued on
 the NOW queue. Any worker process, on this machine or another, takes it: the bot searches the
 committed table and plays one card under the match's lock, each card its own change (its own
-version and live update), and goes on with the next bot's card for up to BOT_TASK_SECONDS;
-what is still owed then is queued behind the other tables' tasks. So a table never waits long
+commit and version), and goes on with the next bot's card for up to BOT_TASK_SECONDS; what is
+still owed then is queued behind the other tables' tasks. The task's cards are announced to the
+pages once, as the table stands after the last (`events.one_update_per_match`): each page
+fetches the table once for them, not once a card. So a table never waits long
 behind another table's search, a person's turn comes back without a trip through the queue
 for every bot card (on SQLite each trip is three more writes, database-wide), its cards are
 played in order (each checks the version it searched), and the serving processes only answer
@@ -31,7 +33,7 @@ from games.lib.process_role import is_worker
 from games.lib.queues import NOW
 from games.live import server_loop
 from games.services import bot_turns
-from games.services.events import bots_due
+from games.services.events import bots_due, one_update_per_match
 
 logger = logging.getLogger(__name__)
 
@@ -57,11 +59,12 @@ def play_bot_turn(match_id: int) -> bool:
     budget_ends = time.monotonic() + settings.BOT_TASK_SECONDS
     token = _playing_on.set(match_id)
     try:
-        if not bot_turns.play_bot_card(match_id):
-            return False
-        while time.monotonic() < budget_ends:
+        with one_update_per_match():
             if not bot_turns.play_bot_card(match_id):
-                return True  # a person is to act, or the match is over
+                return False
+            while time.monotonic() < budget_ends:
+                if not bot_turns.play_bot_card(match_id):
+                    return True  # a person is to act, or the match is over
     finally:
         _playing_on.reset(token)
     if bot_turns.owed(match_id):

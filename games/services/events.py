@@ -3,8 +3,11 @@
 Neither carries a card: only ids, versions, names and links.
 """
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from django.db import transaction
 from django.dispatch import Signal
@@ -12,6 +15,13 @@ from django.dispatch import Signal
 # Sent with: match_id (int), version (int), to_act_user_ids (list[int]), status (str), and
 # became_to_act_user_ids (list[int]): those of them who were not already to act before it.
 match_changed = Signal()
+
+
+# The matches' changes committed inside `one_update_per_match` and not announced yet: the
+# latest of each match, with everyone who became to act along the way. None outside it.
+_held_changes: ContextVar[dict[int, dict[str, Any]] | None] = ContextVar(
+    "held_match_changes", default=None
+)
 
 
 def announce_after_commit(
@@ -23,16 +33,50 @@ def announce_after_commit(
 ) -> None:
     """Send `match_changed` once the surrounding transaction commits (never if it rolls back)."""
     became = list(to_act_user_ids if became_to_act_user_ids is None else became_to_act_user_ids)
-    transaction.on_commit(
-        lambda: match_changed.send(
-            sender=None,
-            match_id=match_id,
-            version=version,
-            to_act_user_ids=to_act_user_ids,
-            status=status,
-            became_to_act_user_ids=became,
-        )
-    )
+    change = {
+        "match_id": match_id,
+        "version": version,
+        "to_act_user_ids": to_act_user_ids,
+        "status": status,
+        "became_to_act_user_ids": became,
+    }
+    transaction.on_commit(lambda: _announce(change))
+
+
+def _announce(change: dict[str, Any]) -> None:
+    held = _held_changes.get()
+    if held is None:
+        match_changed.send(sender=None, **change)
+        return
+    earlier = held.get(change["match_id"])
+    if earlier is not None:
+        # Whoever became to act in an earlier change and is still to act is told once.
+        still = set(change["to_act_user_ids"])
+        kept = [u for u in earlier["became_to_act_user_ids"] if u in still]
+        change["became_to_act_user_ids"] = kept + [
+            u for u in change["became_to_act_user_ids"] if u not in kept
+        ]
+    held[change["match_id"]] = change
+
+
+@contextmanager
+def one_update_per_match() -> Iterator[None]:
+    """Announce the changes committed within as one `match_changed` per match, on leaving:
+    the latest, as the match then stands.
+
+    For a run of changes made back to back by one process (a task playing several bots'
+    cards): a page that hears of the first fetches the match, and by the time its fetch is
+    answered the rest are made, so it would fetch again for each. Told once, it fetches once
+    and shows them all. Each change is still committed, and versioned, on its own.
+    """
+    held: dict[int, dict[str, Any]] = {}
+    token = _held_changes.set(held)
+    try:
+        yield
+    finally:
+        _held_changes.reset(token)
+        for change in held.values():
+            match_changed.send(sender=None, **change)
 
 
 # Sent with: match_id (int) and deadlines (list of (seat position, aware datetime)): the
