@@ -14,6 +14,6 @@ class GamesConfig(AppConfig):
         converters.register()
         # Connect the receivers: profiles, languages, live updates, turn e-mails, timeouts,
         # background bots.
-        from games import languages, live, signals  # noqa: F401
+        from games import languages, live, signals, time_zones  # noqa: F401
         from games.background import bot_runner, deadlines, round_deadline_tasks  # noqa: F401
         from games.notifications import notices, receivers  # noqa: F401

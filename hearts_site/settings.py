@@ -84,6 +84,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # A signed-in player's own language, remembered on their profile, over the browser's.
     "games.languages.PlayerLanguageMiddleware",
+    # A signed-in player's own time zone, from their profile (UTC otherwise).
+    "games.time_zones.PlayerTimeZoneMiddleware",
     "games.notifications.seen.LastSeenMiddleware",
     # Last, so that it turns a sign-in refused while paused into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -287,8 +289,11 @@ LIVE_LAYER_SHARED = bool(REDIS_URL)
 RELAY_POLL_SECONDS = float(os.environ.get("RELAY_POLL_SECONDS", "0.02"))
 # How long a player must be away from the site, once it is their turn, before a turn e-mail.
 NOTIFY_AWAY_SECONDS = int(os.environ.get("NOTIFY_AWAY_SECONDS", "600"))
-# Between two daily digests to one player, and between two digest runs.
-DIGEST_INTERVAL_SECONDS = int(os.environ.get("DIGEST_INTERVAL_SECONDS", "86400"))
+# The daily digest goes out in each player's own morning: from this hour of their day, in their
+# time zone (games/lib/zones.py), once a day; a digest run looks for whose morning has come
+# every DIGEST_RUN_SECONDS.
+DIGEST_HOUR = int(os.environ.get("DIGEST_HOUR", "8"))
+DIGEST_RUN_SECONDS = int(os.environ.get("DIGEST_RUN_SECONDS", "900"))
 # A player's "last seen" time is written at most this often.
 SEEN_WRITE_SECONDS = int(os.environ.get("SEEN_WRITE_SECONDS", "60"))
 

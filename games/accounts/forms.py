@@ -14,6 +14,7 @@ from games.accounts.names import clean_display_name
 from games.lib import names
 from games.lib.form_fields import WholeNumberField
 from games.lib.languages import language_choices
+from games.lib.zones import DEFAULT_ZONE, supported_zone, zone_names
 from games.models import NotificationSettings, Profile
 from games.models.notifications import EMAILS_OFF
 from games.services import vacations
@@ -44,6 +45,12 @@ class SignUpForm(UserCreationForm[User]):
         ),
     )
 
+    # The browser's zone, filled in by live.js (`data-browser-zone`); one we do not know, or none
+    # (no script), leaves the account on UTC, which the profile page changes.
+    time_zone = forms.CharField(
+        required=False, widget=forms.HiddenInput(attrs={"data-browser-zone": ""})
+    )
+
     class Meta:
         model = get_user_model()
         field_classes = {"username": UsernameField}
@@ -65,6 +72,7 @@ class SignUpForm(UserCreationForm[User]):
             # so `user.profile` reads the new name straight away.
             profile, _ = Profile.objects.get_or_create(user=user)
             profile.display_name = self.cleaned_data["display_name"]
+            profile.time_zone = supported_zone(self.cleaned_data.get("time_zone")) or DEFAULT_ZONE
             profile.save()
             user.profile = profile
         return user
@@ -81,14 +89,25 @@ class ProfileForm(forms.ModelForm[Profile]):
             "four_colour_deck",
             "large_cards",
             "language",
+            "time_zone",
         )
-        labels = {"language": _("Language")}
+        labels = {"language": _("Language"), "time_zone": _("Time zone")}
+        widgets = {"time_zone": forms.Select(attrs={"autocomplete": "off"})}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         language = self.fields["language"]
         assert isinstance(language, forms.ChoiceField)
         language.choices = [("", _("As your browser asks")), *language_choices()]
+        zone = self.fields["time_zone"]
+        # A form sent without it (a page from before zones) keeps the zone the player has.
+        zone.required = False
+        assert isinstance(zone.widget, forms.Select)
+        zone.widget.choices = [(name, name.replace("_", " ")) for name in zone_names()]
+
+    def clean_time_zone(self) -> str:
+        chosen: str = self.cleaned_data.get("time_zone") or self.instance.time_zone
+        return chosen
 
     def clean_display_name(self) -> str:
         return clean_display_name(self.cleaned_data["display_name"], self.instance.user_id)

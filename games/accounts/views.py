@@ -34,6 +34,7 @@ from games.lib.requests import AuthenticatedHttpRequest
 from games.models import Profile, notification_settings_for
 from games.notifications import tasks
 from games.services import ActionRefused, vacations
+from games.time_zones import remember_zone
 
 # A form sent back with errors is a client error: say so with 400, not 200.
 BAD_INPUT = 400
@@ -177,6 +178,7 @@ def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
         form = ProfileForm(request.POST, instance=own_profile)
         if form.is_valid():
             form.save()
+            remember_zone(request, request.user, form.cleaned_data["time_zone"])
             language = form.cleaned_data["language"]
             remember(request, request.user, language)
             if language:

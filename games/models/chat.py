@@ -114,7 +114,7 @@ class ChatBan(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_bans"
     )
-    until = models.DateTimeField(help_text=_("The account may chat again from this time (UTC)."))
+    until = models.DateTimeField(help_text=_("The account may chat again from this time."))
     reason = models.CharField(max_length=200, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.lib import names
 from games.lib.languages import language_choices
+from games.lib.zones import DEFAULT_ZONE, validate_zone
 
 
 class Profile(models.Model):
@@ -42,6 +43,15 @@ class Profile(models.Model):
         default="",
         choices=language_choices,
         help_text=_("The language of the site and of your e-mails."),
+    )
+
+    # The zone the player reads times in (games/lib/zones.py): an IANA name; stored times are UTC.
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        default=DEFAULT_ZONE,
+        validators=[validate_zone],
+        help_text=_("Every time the site shows you, on pages and in e-mails, is in this zone."),
     )
 
     # How cards are drawn for this player (a class on the page's body, see site.css).

@@ -4,8 +4,8 @@ The notifications (turn notices, digests) carry a link that stops them; the acco
 notices (its address or its password changed) carry none, since nobody opts into them.
 
 Every message names matches and players only, never a card (R6.3). Each is written in its
-recipient's language (`games.lib.languages.language_of`), whatever the language of the request or
-task that sends it: subject and body alike are rendered under `translation.override`.
+recipient's language and time zone, whatever the request or task that sends it: subject and
+body alike are rendered under `games.lib.zones.as_read_by`.
 """
 
 from datetime import datetime
@@ -19,10 +19,10 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
-from django.utils.translation import gettext, ngettext, override
+from django.utils.translation import gettext, ngettext
 
-from games.lib.languages import language_of
 from games.lib.names import one_line
+from games.lib.zones import as_read_by
 from games.models import Seat, display_name_of
 
 UNSUBSCRIBE_SALT = "games.notifications.unsubscribe"
@@ -142,7 +142,7 @@ def send_address_changed(user: User, old_address: str) -> None:
 
     The notice does not name the new address.
     """
-    with override(language_of(user)):
+    with as_read_by(user):
         _send_account_notice(
             user,
             "address_changed",
@@ -155,7 +155,7 @@ def send_address_changed(user: User, old_address: str) -> None:
 
 def send_password_changed(user: User) -> None:
     """Tell the account's address that its password has just changed (or been reset)."""
-    with override(language_of(user)):
+    with as_read_by(user):
         _send_account_notice(
             user,
             "password_changed",
@@ -173,7 +173,7 @@ def send_password_reset(user: User, token: str) -> None:
         "username": user.get_username(),
         "reset_url": absolute(reverse("password_reset_confirm", args=[uid, token])),
     }
-    with override(language_of(user)):
+    with as_read_by(user):
         subject = render_to_string("registration/password_reset_subject.txt", context)
         body = render_to_string("registration/password_reset_email.txt", context)
     # A subject must be one line, whatever the template ends with.
@@ -183,7 +183,7 @@ def send_password_reset(user: User, token: str) -> None:
 def send_turn_notice(user: User, seat: Seat) -> None:
     """Tell the user a match waits for their move."""
     match = seat.match
-    with override(language_of(user)):
+    with as_read_by(user):
         send(
             user,
             "turn_notice",
@@ -195,7 +195,7 @@ def send_turn_notice(user: User, seat: Seat) -> None:
 def send_digest(user: User, seats: list[Seat]) -> None:
     """List for the user every match that waits for them."""
     count = len(seats)
-    with override(language_of(user)):
+    with as_read_by(user):
         subject = ngettext(
             "A match is waiting for you", "%(count)d matches are waiting for you", count
         ) % {"count": count}
@@ -205,7 +205,7 @@ def send_digest(user: User, seats: list[Seat]) -> None:
 def send_reminder(user: User, seats: list[Seat]) -> None:
     """Remind the user that the deadline of each of these decisions is near."""
     count = len(seats)
-    with override(language_of(user)):
+    with as_read_by(user):
         if count == 1:
             subject = gettext("Your time in match %(match)s is running out") % {
                 "match": seats[0].match.pk

@@ -13,11 +13,11 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.dispatch import receiver
 from django.urls import reverse
-from django.utils.translation import gettext, ngettext, override
+from django.utils.translation import gettext, ngettext
 from django_tasks import task
 
-from games.lib.languages import language_of
 from games.lib.queues import LONG
+from games.lib.zones import as_read_by
 from games.models import Match, NotificationSettings
 from games.notifications import mail
 from games.services.events import match_notice
@@ -126,7 +126,7 @@ def send_match_notice(user_id: int, match_id: int, kind: str, text: str, by: str
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         return False
-    with override(language_of(user)):
+    with as_read_by(user):
         subject, words = notice_words(kind, by, match_id)
         context = {
             "kind": kind,

@@ -8,6 +8,7 @@ several workers.
 
 import logging
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -22,6 +23,7 @@ from django_tasks_db.models import DBTaskResult, DBTaskResultQuerySet
 from games.lib import clock
 from games.lib.limits import within_limit
 from games.lib.queues import LONG
+from games.lib.zones import zone_of
 from games.models import MatchStatus, NotificationSettings, Seat
 from games.notifications import mail
 
@@ -152,10 +154,22 @@ def notify_turn_later(user_id: int, match_id: int, turn_began: datetime) -> None
     )
 
 
+def morning_has_come(now: datetime, zone: ZoneInfo, last: datetime | None) -> bool:
+    """Say whether a player in this zone is due their daily digest: it is DIGEST_HOUR or later
+    of their day, and none went out to them earlier that day (by their calendar)."""
+    local = now.astimezone(zone)
+    if local.hour < settings.DIGEST_HOUR:
+        return False
+    return last is None or last.astimezone(zone).date() < local.date()
+
+
 def send_digests(now: datetime) -> int:
-    """Send each opted-in player with waiting matches their digest, at most one per interval."""
-    interval = timedelta(seconds=settings.DIGEST_INTERVAL_SECONDS)
-    due = Q(last_digest_at__isnull=True) | Q(last_digest_at__lte=now - interval)
+    """Send each opted-in player with waiting matches their digest, once a day, in their
+    morning."""
+    # No digest within the last 12 hours, whatever the zone: the database narrows the rows,
+    # `morning_has_come` decides by each player's own calendar.
+    recent = now - timedelta(hours=12)
+    due = Q(last_digest_at__isnull=True) | Q(last_digest_at__lte=recent)
     rows = NotificationSettings.objects.filter(_opted_in(daily_digest=True), due)
     seats_by_user: dict[int, list[Seat]] = {}
     for seat in _waiting_seats().filter(user_id__in=rows.values("user_id")):
@@ -165,6 +179,8 @@ def send_digests(now: datetime) -> int:
     due_rows = rows.filter(user_id__in=seats_by_user).values_list("user_id", "pk", "last_digest_at")
     for user_id, pk, previous in due_rows:
         seats = seats_by_user[user_id]
+        if not morning_has_come(now, zone_of(seats[0].user), previous):
+            continue
         if not _claim(pk, "last_digest_at", previous, now):
             continue
         try:
@@ -196,11 +212,11 @@ def ensure_digest_scheduled() -> bool:
 
 @task(queue_name=LONG, takes_context=True)
 def send_daily_digests(context: TaskContext) -> int:
-    """Send the digests that are due, and queue the next run a day later."""
+    """Send the digests that are due, and queue the next run DIGEST_RUN_SECONDS later."""
     now = clock.now()
     # Queue the next run first, so a failure below never ends the chain. If another run
     # is already waiting (two were queued by a race), let that one carry the chain on.
     if not pending_digest_runs().exclude(id=context.task_result.id).exists():
-        interval = timedelta(seconds=settings.DIGEST_INTERVAL_SECONDS)
+        interval = timedelta(seconds=settings.DIGEST_RUN_SECONDS)
         send_daily_digests.using(run_after=now + interval).enqueue()
     return send_digests(now)

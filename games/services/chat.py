@@ -31,13 +31,13 @@ from datetime import datetime
 
 from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, Subquery, Value
-from django.utils.formats import date_format
 from django.utils.translation import gettext
 
 from games import access
 from games.lib import clock
 from games.lib.chat_presets import PRESETS
 from games.lib.limits import within_limit
+from games.lib.zones import shown
 from games.models import (
     CHAT_TEXT_MAX,
     ChatBan,
@@ -124,8 +124,8 @@ def refusal_to_write(standing: Standing, room: str, *, free_text: bool) -> str |
     if not may_read(standing, room) or room != writing_room(standing):
         return gettext("You cannot write in this chat.")
     if standing.banned_until is not None:
-        return gettext("Staff have taken chat away from you until %(when)s UTC.") % {
-            "when": date_format(standing.banned_until, "j F Y, H:i")
+        return gettext("Staff have taken chat away from you until %(when)s.") % {
+            "when": shown(standing.banned_until)
         }
     if free_text and not standing.free_text:
         return gettext("This table's chat takes preset phrases only.")

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.contrib.auth.models import User
-from django.utils.formats import date_format
 from django.utils.translation import gettext
 
 from games.lib import clock
+from games.lib.zones import shown
 from games.models import MatchStatus, Nudge, Seat, display_name_of
 from games.services import clocks
 from games.services.errors import Conflict, TooSoon
@@ -86,9 +86,9 @@ def nudge(user: User, match_id: int, now: datetime | None = None) -> Nudged:
             raise TooSoon(
                 gettext(
                     "You have nudged in this match in the last 24 hours: you may nudge again "
-                    "from %(when)s UTC."
+                    "from %(when)s."
                 )
-                % {"when": date_format(allowed, "j F, H:i")},
+                % {"when": shown(allowed, "j F, H:i")},
                 retry_after=wait,
             )
         targets = _targets(table, seat, now)

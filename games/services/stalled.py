@@ -16,10 +16,10 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.utils.formats import date_format
 from django.utils.translation import gettext, ngettext
 
 from games.lib import clock
+from games.lib.zones import shown
 from games.models import Match, MatchStatus
 from games.services.errors import BadInput, Conflict, NotFound
 from games.services.events import announce_notice_after_commit
@@ -111,16 +111,16 @@ def hand_over(user: User, match_id: int, position: int, now: datetime | None = N
             raise Conflict(
                 ngettext(
                     "%(name)s has been silent for %(silent)d day: a seat can be handed to a bot "
-                    "after %(days)d days without a move, from %(when)s UTC.",
+                    "after %(days)d days without a move, from %(when)s.",
                     "%(name)s has been silent for %(silent)d days: a seat can be handed to a bot "
-                    "after %(days)d days without a move, from %(when)s UTC.",
+                    "after %(days)d days without a move, from %(when)s.",
                     silent,
                 )
                 % {
                     "name": seat.name,
                     "silent": silent,
                     "days": settings.SILENT_SEAT_DAYS,
-                    "when": date_format(allowed, "j F Y, H:i"),
+                    "when": shown(allowed),
                 }
             )
         # Marked as a seat left on time: its player is shown as gone, a strong bot plays it.

@@ -25,10 +25,10 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.utils.formats import date_format
 from django.utils.translation import gettext, ngettext
 
 from games.lib import clock
+from games.lib.zones import shown
 from games.models import Match, MatchStatus, Profile, Seat
 from games.services import clocks
 from games.services.errors import BadInput, Conflict
@@ -126,10 +126,8 @@ def take_vacation(user: User, days: int, now: datetime | None = None) -> Vacatio
         _count(profile, now)
         if profile.away_until is not None:
             raise Conflict(
-                gettext(
-                    "You are already on vacation until %(when)s UTC: end it before taking another."
-                )
-                % {"when": date_format(profile.away_until, "j F Y, H:i")}
+                gettext("You are already on vacation until %(when)s: end it before taking another.")
+                % {"when": shown(profile.away_until)}
             )
         if days > profile.vacation_days:
             have = profile.vacation_days

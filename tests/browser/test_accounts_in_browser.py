@@ -2,6 +2,7 @@
 
 from playwright.sync_api import expect
 
+from games.models import Profile
 from tests.conftest import PASSWORD
 
 
@@ -38,3 +39,27 @@ def test_a_new_player_signs_up_logs_out_and_logs_in_again(page, screenshot, db):
     expect(page.get_by_test_id("display-name")).to_have_text("Rosa Parks")
     expect(page.get_by_role("heading", name="Your turn")).to_be_visible()
     screenshot(page, "5-logged-in")
+
+
+def test_sign_up_takes_the_browsers_time_zone_and_the_profile_page_shows_it(
+    browser, live_server, screenshot, db
+):
+    context = browser.new_context(
+        base_url=live_server.url, viewport={"width": 390, "height": 844}, timezone_id="Asia/Jakarta"
+    )
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        page.goto("/accounts/signup/")
+        page.get_by_label("Username").fill("sari")
+        page.get_by_label("Display name").fill("Sari")
+        page.get_by_label("Password", exact=True).fill(PASSWORD)
+        page.get_by_label("Password confirmation").fill(PASSWORD)
+        page.get_by_role("button", name="Sign up").click()
+        expect(page.get_by_test_id("display-name")).to_have_text("Sari")
+        assert Profile.objects.get(user__username="sari").time_zone == "Asia/Jakarta"
+        page.goto("/accounts/profile/")
+        expect(page.get_by_label("Time zone")).to_have_value("Asia/Jakarta")
+        screenshot(page, "profile-time-zone-phone")
+    finally:
+        context.close()
