@@ -14,8 +14,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from games.accounts.deletion import delete_account
 from games.models import Profile, Seat
 from games.notifications import mail
+from games.presenters.player_data import player_data
 from games.services import tournaments as tours
 from games.services import vacations
 from games.services.errors import Conflict
@@ -207,3 +209,10 @@ def test_a_session_begun_before_zones_were_kept_reads_the_profile_once(alice, cl
     page = client.get(reverse("profile")).text
     assert "WIB</time>" in page
     assert client.session[SESSION_KEY] == JAKARTA
+
+
+def test_the_zone_is_in_the_players_data_and_forgotten_with_their_account(alice):
+    in_zone(alice, JAKARTA)
+    assert player_data(alice)["settings"]["time_zone"] == JAKARTA
+    delete_account(alice)
+    assert Profile.objects.get(user=alice).time_zone == "UTC"

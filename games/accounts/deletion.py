@@ -21,6 +21,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from games.lib import clock
+from games.lib.zones import DEFAULT_ZONE
 from games.models import (
     Block,
     ChatMessage,
@@ -68,6 +69,7 @@ def forget_personal_details(user: User) -> None:
             defaults={
                 "display_name": "",
                 "language": "",
+                "time_zone": DEFAULT_ZONE,  # where they live, too, is theirs alone
                 "away_since": None,
                 "away_until": None,
                 "deleted_at": clock.now(),

@@ -97,6 +97,7 @@ def _settings(user: User) -> dict[str, Any]:
         return {}
     return {
         "language": profile.language,
+        "time_zone": profile.time_zone,
         "play_my_forced_card": profile.auto_play_forced,
         "four_colour_deck": profile.four_colour_deck,
         "large_cards": profile.large_cards,
