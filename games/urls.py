@@ -7,6 +7,10 @@ from games.notifications.views import unsubscribe
 
 urlpatterns = [
     path("", views.home, name="home"),
+    # The installable app: served from the root (the service worker's scope is where it is).
+    path("manifest.webmanifest", views.manifest, name="manifest"),
+    path("service-worker.js", views.service_worker, name="service_worker"),
+    path("offline/", views.offline, name="offline"),
     path("lobby/", views.lobby, name="lobby"),
     path("matches/new/", views.create_match, name="create_match"),
     path("invite/<urlsafe:code>/", views.invite, name="invite"),

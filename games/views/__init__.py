@@ -1,5 +1,6 @@
 """The site's pages: a player's matches, the lobby, the match table, and tournaments."""
 
+from games.views.app import manifest, offline, service_worker
 from games.views.challenges import accept, cancel, challenge_list, decline, name_suggestions
 from games.views.chat import chat_region, mute, report, say, unmute
 from games.views.exports import match_record, scores_csv
@@ -28,6 +29,9 @@ from games.views.shuffles import shuffle_record, verify_shuffle
 from games.views.tournaments import register, tournament_list, tournament_page, withdraw
 
 __all__ = [
+    "manifest",
+    "offline",
+    "service_worker",
     "chat_region",
     "mute",
     "report",
