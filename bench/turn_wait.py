@@ -18,8 +18,9 @@ that ends is followed by a fresh one at once.
 Each side is served by the site's own `manage.py serve --no-demo` (daphne and whatever else
 that command starts, all measured), on a SQLite file of its own. With `--other`, a second
 checkout (its own `.venv`, or `--other-python`) is served side by side, every step runs on
-both, one right after the other, the order alternating from step to step, and the run ends
-with both sides' figures and their ratios. Each step prints the machine's load average.
+both, one right after the other, the order alternating from step to step (the side not
+being measured paused with SIGSTOP, unless `--keep-idle-running`), and the run ends with both
+sides' figures and their ratios. Each step prints the machine's load average.
 """
 
 from __future__ import annotations
@@ -437,6 +438,19 @@ class Side:
             os.killpg(group, signal.SIGKILL)  # whatever is left of the group
         self.process.wait()
 
+    def pause(self) -> None:
+        """Stop every process of this side (SIGSTOP to its group) while the other side's step
+        runs: idle, its workers and its relay still poll the database every 20 ms, which
+        would tax the side being measured."""
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGCONT)
+
     def tracebacks(self) -> int:
         log = self.folder / "serve.log"
         return log.read_bytes().count(b"Traceback") if log.exists() else 0
@@ -503,6 +517,11 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=40.0, help="counted time per step")
     parser.add_argument("--other", type=Path, help="another checkout, served side by side")
     parser.add_argument("--other-python", help="its Python (default: its .venv)")
+    parser.add_argument(
+        "--keep-idle-running",
+        action="store_true",
+        help="leave the side not being measured running (by default it is paused, SIGSTOP)",
+    )
     options = parser.parse_args()
     if any(count < 1 for count in options.people):
         parser.error("--people takes numbers from 1 up")
@@ -540,7 +559,14 @@ def main() -> int:
         for number in range(len(options.people)):
             for side in sides if number % 2 == 0 else sides[::-1]:
                 names = people[side.label][number]
-                step = asyncio.run(run_step(side.port, names, options.seconds))
+                idle = [] if options.keep_idle_running else [s for s in sides if s is not side]
+                for other_side in idle:
+                    other_side.pause()
+                try:
+                    step = asyncio.run(run_step(side.port, names, options.seconds))
+                finally:
+                    for other_side in idle:
+                        other_side.resume()
                 side.steps.append(step)
                 failed |= bool(step.errors)
                 print_step(side, step)
@@ -549,6 +575,7 @@ def main() -> int:
         failed = True
     finally:
         for side in sides:
+            side.resume()  # a paused side would not hear the TERM signal
             side.stop()
             count = side.tracebacks()
             if count or (side.process is not None and not side.started_in):

@@ -30,7 +30,8 @@ SCHEDULE = (
 def site(tmp_path) -> tuple[Path, dict, dict]:
     """Migrate a SQLite file and start a match that waits for bob (opted in, away)."""
     database = tmp_path / "site.sqlite3"
-    env = {**site_env(database), "NOTIFY_AWAY_SECONDS": "0"}
+    # DIGEST_HOUR 0: bob's morning (UTC) has come whatever the hour the test runs at.
+    env = {**site_env(database), "NOTIFY_AWAY_SECONDS": "0", "DIGEST_HOUR": "0"}
     migrate(env)
     ids = json.loads(manage(env, "shell", "-c", SETUP).strip().splitlines()[-1])
     return database, env, ids
