@@ -92,7 +92,8 @@ class ProfileForm(forms.ModelForm[Profile]):
             "time_zone",
         )
         labels = {"language": _("Language"), "time_zone": _("Time zone")}
-        widgets = {"time_zone": forms.Select(attrs={"autocomplete": "off"})}
+        # zone.js offers the browser's zone beside it when it is another (a player travelling).
+        widgets = {"time_zone": forms.Select(attrs={"autocomplete": "off", "data-zone-choice": ""})}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

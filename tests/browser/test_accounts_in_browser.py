@@ -63,3 +63,35 @@ def test_sign_up_takes_the_browsers_time_zone_and_the_profile_page_shows_it(
         screenshot(page, "profile-time-zone-phone")
     finally:
         context.close()
+
+
+def test_the_profile_page_offers_the_browsers_zone_to_a_player_travelling(
+    browser, live_server, screenshot, alice
+):
+    Profile.objects.filter(user=alice).update(time_zone="Asia/Jakarta")
+    context = browser.new_context(
+        base_url=live_server.url,
+        viewport={"width": 1100, "height": 800},
+        timezone_id="America/Los_Angeles",
+    )
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        page.goto("/accounts/login/")
+        page.get_by_label("Username").fill("alice")
+        page.get_by_label("Password").fill(PASSWORD)
+        page.get_by_role("button", name="Log in").click()
+        page.goto("/accounts/profile/")
+        offer = page.get_by_role("button", name="Use this browser's time zone: America/Los Angeles")
+        expect(offer).to_be_visible()
+        screenshot(page, "zone-offer")
+        offer.click()
+        expect(offer).to_be_hidden()
+        expect(page.get_by_label("Time zone")).to_have_value("America/Los_Angeles")
+        page.get_by_role("button", name="Save", exact=True).click()
+        expect(page.get_by_text("Your profile has been saved.")).to_be_visible()
+        assert Profile.objects.get(user=alice).time_zone == "America/Los_Angeles"
+        # In the zone it has chosen, the browser offers nothing.
+        expect(page.locator("[data-browser-zone-offer]")).to_be_hidden()
+    finally:
+        context.close()
