@@ -9,7 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from django.db import DatabaseError
+from django.db import DatabaseError, connection
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
@@ -22,6 +22,7 @@ from games.background.deadlines import time_out_seat
 from games.background.heartbeat import Heartbeat, live_kinds
 from games.lib import clock
 from games.management.commands.serve import METRICS_DIR_VARIABLE, metrics_directory
+from games.management.commands.worker import drop_connections
 from games.models import Seat, WorkerHeartbeat
 from games.services import timeouts
 from games.services.lobby import MatchOptions
@@ -192,6 +193,21 @@ def test_the_heartbeat_thread_writes_its_row_and_removes_it_when_stopped():
     finally:
         worker.stop()
     assert not WorkerHeartbeat.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_stop_landing_mid_begin_still_removes_the_workers_row(caplog):
+    # What a stop signal can leave on SQLite: the transaction begun on the connection, but
+    # never noted by Django (django-tasks' worker exits from its signal handler).
+    worker = Heartbeat("now", name="host-a:11")
+    worker.beat()
+    if connection.vendor == "sqlite":
+        connection.ensure_connection()
+        connection.connection.execute("BEGIN")
+    drop_connections()
+    worker.stop()
+    assert not WorkerHeartbeat.objects.exists()
+    assert "Could not remove the heartbeat" not in caplog.text
 
 
 @pytest.mark.django_db(transaction=True)

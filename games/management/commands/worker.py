@@ -38,6 +38,18 @@ RETRY_FIRST = 0.5
 RETRY_MOST = 30.0
 
 
+def drop_connections() -> None:
+    """Close this thread's database connections, rolling back whatever they hold.
+
+    django-tasks' worker exits from its signal handler, so a stop can land in the middle of a
+    statement: on SQLite, after its BEGIN ran but before Django noted the transaction, which
+    leaves the connection inside a transaction Django does not know of, where the next one
+    fails. The worker is stopping: its last writes (the heartbeat's row) start afresh.
+    """
+    for connection in connections.all(initialized_only=True):
+        connection.close()
+
+
 class Command(BaseCommand):
     help = (
         "Run queued tasks (timeouts, bots' cards, the sweep, rounds finished by bots, e-mails) "
@@ -86,6 +98,7 @@ class Command(BaseCommand):
         try:
             self._run(names, interval, verbosity)
         finally:
+            drop_connections()
             heartbeat.stop()
 
     def _run(self, names: tuple[str, ...], interval: float, verbosity: int) -> None:
