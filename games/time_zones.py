@@ -14,16 +14,12 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
 from games.lib.zones import supported_zone, zone_of
-from games.models import Profile
 
 SESSION_KEY = "player_time_zone"
 
 
-def remember_zone(request: HttpRequest, user: User, name: str) -> None:
-    """Keep the player's zone on their profile, and in this session for their next pages."""
-    Profile.objects.filter(user=user).update(time_zone=name)
-    if hasattr(user, "profile"):
-        user.profile.time_zone = name
+def remember_zone(request: HttpRequest, name: str) -> None:
+    """Answer this session's next pages in this zone (the profile, saved by its form, keeps it)."""
     request.session[SESSION_KEY] = name
 
 

@@ -178,7 +178,7 @@ def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
         form = ProfileForm(request.POST, instance=own_profile)
         if form.is_valid():
             form.save()
-            remember_zone(request, request.user, form.cleaned_data["time_zone"])
+            remember_zone(request, form.cleaned_data["time_zone"])
             language = form.cleaned_data["language"]
             remember(request, request.user, language)
             if language:

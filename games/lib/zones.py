@@ -28,14 +28,20 @@ DEFAULT_ZONE = "UTC"
 
 
 @cache
+def _known_zones() -> frozenset[str]:
+    return frozenset(available_timezones())
+
+
+@cache
 def zone_names() -> tuple[str, ...]:
     """Every zone a player may choose, by its IANA name, sorted."""
-    return tuple(sorted(available_timezones()))
+    return tuple(sorted(_known_zones()))
 
 
 def supported_zone(name: str | None) -> str | None:
-    """Return the zone of this name, or None if there is no such zone."""
-    if not name or name not in zone_names():
+    """Return the zone of this name, or None if there is no such zone (read on every
+    request: a set, not the sorted list)."""
+    if not name or name not in _known_zones():
         return None
     return name
 

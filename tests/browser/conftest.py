@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.helpers import page_in
+
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -62,11 +64,8 @@ def browser() -> Iterator:
 @pytest.fixture
 def page(browser, live_server) -> Iterator:
     """Open a fresh browser context on the live server, closed after the test."""
-    context = browser.new_context(base_url=live_server.url, viewport={"width": 1100, "height": 800})
-    context.set_default_timeout(15_000)
-    tab = context.new_page()
-    yield tab
-    context.close()
+    with page_in(browser, live_server.url, 1100, 800) as tab:
+        yield tab
 
 
 @pytest.fixture

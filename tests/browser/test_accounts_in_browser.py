@@ -3,6 +3,7 @@
 from playwright.sync_api import expect
 
 from games.models import Profile
+from tests.browser.helpers import log_in, page_in
 from tests.conftest import PASSWORD
 
 
@@ -44,12 +45,7 @@ def test_a_new_player_signs_up_logs_out_and_logs_in_again(page, screenshot, db):
 def test_sign_up_takes_the_browsers_time_zone_and_the_profile_page_shows_it(
     browser, live_server, screenshot, db
 ):
-    context = browser.new_context(
-        base_url=live_server.url, viewport={"width": 390, "height": 844}, timezone_id="Asia/Jakarta"
-    )
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    try:
+    with page_in(browser, live_server.url, 390, 844, timezone_id="Asia/Jakarta") as page:
         page.goto("/accounts/signup/")
         page.get_by_label("Username").fill("sari")
         page.get_by_label("Display name").fill("Sari")
@@ -61,26 +57,14 @@ def test_sign_up_takes_the_browsers_time_zone_and_the_profile_page_shows_it(
         page.goto("/accounts/profile/")
         expect(page.get_by_label("Time zone")).to_have_value("Asia/Jakarta")
         screenshot(page, "profile-time-zone-phone")
-    finally:
-        context.close()
 
 
 def test_the_profile_page_offers_the_browsers_zone_to_a_player_travelling(
     browser, live_server, screenshot, alice
 ):
     Profile.objects.filter(user=alice).update(time_zone="Asia/Jakarta")
-    context = browser.new_context(
-        base_url=live_server.url,
-        viewport={"width": 1100, "height": 800},
-        timezone_id="America/Los_Angeles",
-    )
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    try:
-        page.goto("/accounts/login/")
-        page.get_by_label("Username").fill("alice")
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Log in").click()
+    with page_in(browser, live_server.url, 1100, 800, timezone_id="America/Los_Angeles") as page:
+        log_in(page, "alice")
         page.goto("/accounts/profile/")
         offer = page.get_by_role("button", name="Use this browser's time zone: America/Los Angeles")
         expect(offer).to_be_visible()
@@ -93,5 +77,3 @@ def test_the_profile_page_offers_the_browsers_zone_to_a_player_travelling(
         assert Profile.objects.get(user=alice).time_zone == "America/Los_Angeles"
         # In the zone it has chosen, the browser offers nothing.
         expect(page.locator("[data-browser-zone-offer]")).to_be_hidden()
-    finally:
-        context.close()
